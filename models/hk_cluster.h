@@ -1,0 +1,68 @@
+/* hk_cluster: the distributed tables of a parsed config, with Manticore's
+ * searchd-level HA settings and their real defaults, and the set of unique
+ * mirror hosts (statistics are kept per host, shared by every line using it). */
+#ifndef HK_CLUSTER_H
+#define HK_CLUSTER_H
+
+#include <stdint.h>
+#include "hk_agent.h"
+#include "hk_conf.h"
+
+typedef struct hk_settings {
+    int64_t karma_s;             /* ha_period_karma, seconds (default 60) */
+    int64_t ping_us;             /* ha_ping_interval (default 1000 ms, 0 = off) */
+    int64_t connect_timeout_us;  /* agent_connect_timeout (default 1000 ms) */
+    int64_t query_timeout_us;    /* agent_query_timeout (default 3000 ms) */
+    int retry_count;             /* agent_retry_count (default 0) */
+    int64_t retry_delay_us;      /* agent_retry_delay (default 500 ms) */
+} hk_settings;
+
+typedef struct hk_line_conf {
+    hk_agent_line a;             /* mirrors and options */
+    int *host;                   /* per mirror: index into hk_cluster.hosts */
+    int strategy;                /* hk_strat id resolved for this line */
+    int line, col;               /* position of the agent value */
+} hk_line_conf;
+
+typedef struct hk_table {
+    char *name;
+    int nlines;
+    hk_line_conf *lines;
+    int nlocal;
+    char **local;
+    int strategy;                /* table-level ha_strategy (hk_strat id) */
+    int64_t connect_timeout_us, query_timeout_us;
+    int retry_count;             /* table agent_retry_count/mirror_retry_count, -1 = global */
+    int line, col;
+} hk_table;
+
+typedef struct hk_host {
+    char name[HK_HOST_MAX + 8];  /* "host:port" or socket path */
+    int refs;                    /* agent entries (mirrors) referring to it */
+    int in_ha;                   /* appears in a line with >= 2 mirrors (pinged) */
+    int in_ha_nonbh;             /* ... in a non-blackhole such line (Manticore pings these) */
+} hk_host;
+
+typedef struct hk_cluster {
+    hk_settings set;
+    int ntables;
+    hk_table *tables;
+    int nhosts;
+    hk_host *hosts;
+} hk_cluster;
+
+void hk_settings_default(hk_settings *s);
+/* Build from conf. Tables that are not `type = distributed` are ignored. */
+int hk_cluster_from_conf(const hk_conf *c, hk_cluster **out, hk_err *err, hk_warns *warns);
+void hk_cluster_free(hk_cluster *c);
+int hk_cluster_find_host(const hk_cluster *c, const char *name);
+const hk_table *hk_cluster_find_table(const hk_cluster *c, const char *name);
+/* Attempts budget of one query on one line: 1 + R (Manticore's rule). */
+int hk_line_attempts(const hk_cluster *c, const hk_table *t, const hk_line_conf *l);
+
+/* Shared helpers for config values with positions. */
+int hk_conf_time(const hk_conf *c, const hk_entry *e, int64_t unit_us, int64_t *out, hk_err *err);
+int hk_conf_int(const hk_conf *c, const hk_entry *e, long long min, long long max, long long *out,
+                hk_err *err);
+
+#endif

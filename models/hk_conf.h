@@ -1,0 +1,51 @@
+/* hk_conf: the sphinx.conf / manticore.conf syntax, parsed from a caller's
+ * buffer into sections of key = value entries, every one with its position.
+ *   type [name [: parent]] { key = value ... }
+ * '#' comments (\# is a literal '#'), backslash line continuation (the
+ * continued line's leading blanks are dropped), repeated keys, and
+ * `index child : parent` inheritance (a key set in the child replaces all of
+ * the parent's values of that key). A section whose keys start on the
+ * line of its '{' may hold several keys on that line and close with '}' there
+ * (the scenario files' one-line sections). Unknown keys are kept. */
+#ifndef HK_CONF_H
+#define HK_CONF_H
+
+#include "hk_err.h"
+
+typedef struct hk_entry {
+    char *key;
+    char *value;
+    int line, col;       /* position of the key */
+    int vline, vcol;     /* position of the value's first character */
+} hk_entry;
+
+typedef struct hk_section {
+    char *type;          /* "searchd", "index", "table", "mirror", ... */
+    char *name;          /* NULL for searchd/indexer/common/... */
+    char *parent_name;   /* NULL unless `name : parent` */
+    const struct hk_section *parent;
+    int line, col;
+    int n, cap;
+    hk_entry *e;
+} hk_section;
+
+typedef struct hk_conf {
+    char *file;
+    int n, cap;
+    hk_section *s;
+} hk_conf;
+
+/* Parse text[0..len). On success *out is a new conf (free with hk_conf_free). */
+int hk_conf_parse(const char *text, size_t len, const char *file, hk_conf **out, hk_err *err);
+void hk_conf_free(hk_conf *c);
+
+/* Section lookups. `index` and `table` are one family. */
+const hk_section *hk_conf_find(const hk_conf *c, const char *type, const char *name);
+int hk_conf_is_table(const hk_section *s);
+
+/* Entries of key (inherited from the parent chain when the section has none). */
+int hk_sec_count(const hk_section *s, const char *key);
+const hk_entry *hk_sec_get(const hk_section *s, const char *key, int i);
+const hk_entry *hk_sec_last(const hk_section *s, const char *key);
+
+#endif

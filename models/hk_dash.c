@@ -1,0 +1,110 @@
+/* hk_dash: per-host ring of karma stat blocks. */
+#include "hk_dash.h"
+
+#include <string.h>
+
+static int64_t floordiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+void hk_dash_init(hk_dash *d, int64_t karma_s)
+{
+    memset(d, 0, sizeof *d);
+    d->karma_s = karma_s > 0 ? karma_s : 1;
+    for (int i = 0; i < HK_DASH_PERIODS; i++)
+        d->ring[i].period = -1;
+}
+
+int64_t hk_dash_block_of(const hk_dash *d, int64_t now_us)
+{
+    return floordiv(floordiv(now_us, 1000000), d->karma_s);
+}
+
+static hk_block *slot(hk_dash *d, int64_t period)
+{
+    return &d->ring[(period % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];
+}
+
+static hk_block *current(hk_dash *d, int64_t now_us)
+{
+    int64_t p = hk_dash_block_of(d, now_us);
+    hk_block *b = slot(d, p);
+    if (b->period != p) {
+        memset(b, 0, sizeof *b);
+        b->period = p;
+    }
+    return b;
+}
+
+void hk_dash_begin(hk_dash *d, int64_t now_us) { d->last_query_us = now_us; }
+
+void hk_dash_record(hk_dash *d, int64_t now_us, hk_ev ev, int64_t start_us, int is_ping,
+                    int64_t connect_us)
+{
+    if (ev >= HK_EV_N)
+        return;
+    hk_block *b = current(d, now_us);
+    b->c[ev]++;
+    if (is_ping) {
+        b->pings++;
+    } else if (now_us > start_us) {
+        b->total_us += (uint64_t)(now_us - start_us);
+    }
+    if (connect_us >= 0) {
+        b->connect_count++;
+        b->connect_sum_us += (uint64_t)connect_us;
+        if ((uint64_t)connect_us > b->connect_max_us)
+            b->connect_max_us = (uint64_t)connect_us;
+    }
+    d->errors_a_row = ev == HK_EV_SUCCESS ? 0 : d->errors_a_row + 1;
+    d->last_answer_us = now_us;
+}
+
+static void add(hk_block *acc, const hk_block *b)
+{
+    for (int i = 0; i < HK_EV_N; i++)
+        acc->c[i] += b->c[i];
+    acc->total_us += b->total_us;
+    acc->connect_count += b->connect_count;
+    acc->connect_sum_us += b->connect_sum_us;
+    if (b->connect_max_us > acc->connect_max_us)
+        acc->connect_max_us = b->connect_max_us;
+    acc->pings += b->pings;
+}
+
+void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out)
+{
+    int64_t secs = floordiv(now_us, 1000000);
+    int64_t in_block = secs - floordiv(secs, d->karma_s) * d->karma_s;
+    if (in_block < d->karma_s / 2)
+        periods++;
+    if (periods > HK_DASH_PERIODS)
+        periods = HK_DASH_PERIODS;
+    memset(out, 0, sizeof *out);
+    int64_t p = hk_dash_block_of(d, now_us);
+    out->period = p;
+    for (; periods > 0; periods--, p--) {
+        const hk_block *b = &d->ring[(p % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];
+        if (b->period == p)
+            add(out, b);
+    }
+}
+
+void hk_dash_block(const hk_dash *d, int64_t period, hk_block *out)
+{
+    const hk_block *b = &d->ring[(period % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];
+    if (b->period == period) {
+        *out = *b;
+    } else {
+        memset(out, 0, sizeof *out);
+        out->period = period;
+    }
+}
+
+uint64_t hk_block_events(const hk_block *b)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < HK_EV_N; i++)
+        n += b->c[i];
+    return n;
+}
+
+int hk_dash_dead(const hk_dash *d) { return d->errors_a_row > HK_DEAD_THRESHOLD; }

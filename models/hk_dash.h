@@ -1,0 +1,53 @@
+/* hk_dash: one mirror host's statistics dashboard: a ring of 15 karma blocks
+ * (each ha_period_karma seconds, aligned to the clock: block = floor(t/K)),
+ * the consecutive-failure counter and the last query/answer times. Time is
+ * always passed in (microseconds); the dashboard never reads a clock. */
+#ifndef HK_DASH_H
+#define HK_DASH_H
+
+#include <stdint.h>
+
+#define HK_DASH_PERIODS 15
+#define HK_DEAD_THRESHOLD 3      /* errors in a row above this = dead */
+
+/* Outcome counters, in Manticore's order (AgentStats_e). */
+typedef enum hk_ev {
+    HK_EV_QUERY_TIMEOUT, HK_EV_CONNECT_TIMEOUT, HK_EV_CONNECT_FAILURE, HK_EV_NETWORK_ERROR,
+    HK_EV_WRONG_QUERY, HK_EV_WRONG_REPLY, HK_EV_UNEXPECTED_CLOSE, HK_EV_WARNING, HK_EV_SUCCESS,
+    HK_EV_N,
+    HK_EV_REMOTE_ERROR = HK_EV_N /* ERROR/RETRY reply: searchd records nothing */
+} hk_ev;
+
+typedef struct hk_block {
+    int64_t period;              /* block number, -1 = empty slot */
+    uint64_t c[HK_EV_N];         /* outcome counters (pings included) */
+    uint64_t total_us;           /* time of non-ping attempts */
+    uint64_t connect_count, connect_sum_us, connect_max_us;
+    uint64_t pings;              /* hakarma extra: pings among the counters */
+} hk_block;
+
+typedef struct hk_dash {
+    int64_t karma_s;
+    hk_block ring[HK_DASH_PERIODS];
+    int64_t errors_a_row;
+    int64_t last_query_us, last_answer_us;
+    int64_t ping_trip_us;
+} hk_dash;
+
+void hk_dash_init(hk_dash *d, int64_t karma_s);
+int64_t hk_dash_block_of(const hk_dash *d, int64_t now_us);
+/* An attempt starts (sets lastquery). */
+void hk_dash_begin(hk_dash *d, int64_t now_us);
+/* Record an outcome at now_us for an attempt started at start_us. connect_us < 0
+ * means no connect was timed. Pings add no time. HK_EV_REMOTE_ERROR records nothing. */
+void hk_dash_record(hk_dash *d, int64_t now_us, hk_ev ev, int64_t start_us, int is_ping,
+                    int64_t connect_us);
+/* Sum of the valid blocks among the last P periods (+1 while the current block
+ * is in its first half; capped at 15) — Manticore's GetCollectedMetrics. */
+void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out);
+/* One exact block (zeroed if not stored). */
+void hk_dash_block(const hk_dash *d, int64_t period, hk_block *out);
+uint64_t hk_block_events(const hk_block *b);
+int hk_dash_dead(const hk_dash *d);
+
+#endif

@@ -1,0 +1,48 @@
+/* hk_err: filling and formatting error/warning values (no printing). */
+#include "hk_err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void fill(hk_err *e, const char *file, int line, int col, const char *fmt, va_list ap)
+{
+    snprintf(e->file, sizeof e->file, "%s", file ? file : "<string>");
+    e->line = line;
+    e->col = col;
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+}
+
+int hk_err_set(hk_err *e, const char *file, int line, int col, const char *fmt, ...)
+{
+    if (!e)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    fill(e, file, line, col, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void hk_warn_add(hk_warns *w, const char *file, int line, int col, const char *fmt, ...)
+{
+    if (!w)
+        return;
+    if (w->n >= HK_WARN_MAX) {
+        w->dropped++;
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    fill(&w->w[w->n++], file, line, col, fmt, ap);
+    va_end(ap);
+}
+
+const char *hk_err_str(const hk_err *e, char *buf, size_t n)
+{
+    if (e->line > 0)
+        snprintf(buf, n, "%s:%d:%d: %s", e->file, e->line, e->col, e->msg);
+    else
+        snprintf(buf, n, "%s: byte %d: %s", e->file, e->col, e->msg);
+    return buf;
+}

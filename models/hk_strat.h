@@ -1,0 +1,55 @@
+/* hk_strat: ha_strategy — choosing one mirror of an agent line. One interface
+ * for every strategy: hk_line_choose() picks (and may lazily recompute the
+ * line's weights, as searchd does), hk_line_probs() reports the selection
+ * probability in force without changing the line's state (it uses the
+ * line's scratch buffers only). A new strategy is one more
+ * row in the ops table (hk_strat.c); callers do not change.
+ * Randomness comes from the caller's seeded GSL generator. */
+#ifndef HK_STRAT_H
+#define HK_STRAT_H
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+#include "hk_dash.h"
+#include "hk_variant.h"
+
+enum {
+    HK_STRAT_RANDOM, HK_STRAT_ROUNDROBIN, HK_STRAT_NODEADS, HK_STRAT_NOERRORS, HK_STRAT_N
+};
+
+/* Runtime state of one agent line as one master sees it. */
+typedef struct hk_line {
+    int n;                       /* mirrors */
+    hk_dash **dash;              /* per mirror: its host's dashboard (not owned) */
+    int strat;
+    const hk_variant *var;
+    double *w;                   /* weights, variant's unit */
+    int64_t last_recalc_s;       /* IsHalfPeriodChanged timestamp */
+    int64_t last_block;          /* per-period variants: block of the last recompute */
+    uint64_t rr;                 /* roundrobin counter */
+    uint64_t recalcs;            /* weight recomputations done */
+    int64_t *timers;             /* scratch: per-mirror timers */
+    int *cand;                   /* scratch: candidate list */
+    hk_block *win;               /* scratch: per-mirror window sums */
+} hk_line;
+
+typedef struct hk_strat_ops {
+    const char *name;
+    int adaptive;                /* uses statistics and weights */
+    int (*choose)(hk_line *l, int64_t now_us, gsl_rng *r);
+    void (*probs)(hk_line *l, int64_t now_us, double *p);
+} hk_strat_ops;
+
+/* Strategy by name, prefix-matched as searchd does ("nodeadstm" = nodeads); -1 if none. */
+int hk_strat_find(const char *value);
+const hk_strat_ops *hk_strat_get(int id);
+
+hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var);
+void hk_line_free(hk_line *l);
+int hk_line_choose(hk_line *l, int64_t now_us, gsl_rng *r);
+void hk_line_probs(hk_line *l, int64_t now_us, double *p);
+
+/* Exposed for tests: the per-mirror timer the variant feeds to the weights. */
+int64_t hk_strat_timer(const hk_variant *v, const hk_block *window);
+
+#endif

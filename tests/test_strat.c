@@ -1,0 +1,384 @@
+/* Strategies: roundrobin order, random uniformity, nodeads classes,
+ * noerrors ratios, the half-period recompute, each variant's weights in
+ * action, and property tests over random states. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_strat.h"
+#include "hk_test.h"
+
+#define S(x) ((int64_t)(x) * 1000000)
+#define MAXM 8
+
+typedef struct fx {
+    hk_dash d[MAXM];
+    hk_dash *p[MAXM];
+    gsl_rng *r;
+} fx;
+
+static fx *fx_new(int n, int64_t karma)
+{
+    fx *f = calloc(1, sizeof *f);
+    for (int i = 0; i < n; i++) {
+        hk_dash_init(&f->d[i], karma);
+        f->p[i] = &f->d[i];
+    }
+    f->r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(f->r, 42);
+    return f;
+}
+
+static void fx_free(fx *f)
+{
+    gsl_rng_free(f->r);
+    free(f);
+}
+
+/* n queries of latency us, all successes, at time t. */
+static void feed(hk_dash *d, int64_t t, int n, int64_t us, hk_ev ev)
+{
+    for (int i = 0; i < n; i++)
+        hk_dash_record(d, t, ev, t - us, 0, -1);
+}
+
+static void counts(hk_line *l, int64_t t, int n, gsl_rng *r, int *c)
+{
+    memset(c, 0, sizeof(int) * (size_t)l->n);
+    for (int i = 0; i < n; i++)
+        c[hk_line_choose(l, t, r)]++;
+}
+
+static void names_prefix_matched(void **st)
+{
+    (void)st;
+    assert_int_equal(hk_strat_find("random"), HK_STRAT_RANDOM);
+    assert_int_equal(hk_strat_find("roundrobin"), HK_STRAT_ROUNDROBIN);
+    assert_int_equal(hk_strat_find("nodeads"), HK_STRAT_NODEADS);
+    assert_int_equal(hk_strat_find("nodeadstm"), HK_STRAT_NODEADS);
+    assert_int_equal(hk_strat_find("noerrorstm"), HK_STRAT_NOERRORS);
+    assert_int_equal(hk_strat_find("fastest"), -1);
+}
+
+static void roundrobin_order(void **st)
+{
+    (void)st;
+    fx *f = fx_new(3, 60);
+    hk_line *l = hk_line_new(3, f->p, HK_STRAT_ROUNDROBIN, hk_variant_get(HK_VAR_MANTICORE));
+    int want[7] = {0, 1, 2, 0, 1, 2, 0};
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(hk_line_choose(l, S(1), f->r), want[i]);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void random_is_uniform(void **st)
+{
+    (void)st;
+    fx *f = fx_new(4, 60);
+    feed(&f->d[0], S(1), 100, 1000, HK_EV_SUCCESS);
+    hk_line *l = hk_line_new(4, f->p, HK_STRAT_RANDOM, hk_variant_get(HK_VAR_MANTICORE));
+    int c[4];
+    counts(l, S(100), 40000, f->r, c);
+    for (int i = 0; i < 4; i++)
+        assert_in_range(c[i], 9600, 10400); /* 10000 +- 4 sigma */
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void nodeads_classes(void **st)
+{
+    (void)st;
+    fx *f = fx_new(3, 60);
+    hk_line *l = hk_line_new(3, f->p, HK_STRAT_NODEADS, hk_variant_get(HK_VAR_MANTICORE));
+    f->d[1].errors_a_row = 5;
+    f->d[2].errors_a_row = 2;
+    int c[3];
+    counts(l, S(1), 3000, f->r, c);
+    assert_int_equal(c[1], 0);
+    assert_in_range(c[0], 1350, 1650);
+    double p[3];
+    hk_line_probs(l, S(1), p);
+    assert_near(p[0], 0.5, 1e-12);
+    assert_near(p[1], 0.0, 0);
+    /* all dead: the least bad wins deterministically */
+    f->d[0].errors_a_row = 7;
+    f->d[2].errors_a_row = 9;
+    counts(l, S(1), 100, f->r, c);
+    assert_int_equal(c[1], 100);
+    hk_line_probs(l, S(1), p);
+    assert_near(p[1], 1.0, 0);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void nodeads_fourth_failure_and_revival(void **st)
+{
+    (void)st;
+    fx *f = fx_new(2, 60);
+    hk_line *l = hk_line_new(2, f->p, HK_STRAT_NODEADS, hk_variant_get(HK_VAR_MANTICORE));
+    feed(&f->d[0], S(1), 3, 1000, HK_EV_WARNING);
+    int c[2];
+    counts(l, S(2), 1000, f->r, c);
+    assert_true(c[0] > 0);                    /* 3 in a row: still a candidate */
+    feed(&f->d[0], S(2), 1, 1000, HK_EV_WARNING);
+    counts(l, S(3), 1000, f->r, c);
+    assert_int_equal(c[0], 0);                /* the 4th: dead */
+    hk_dash_record(&f->d[0], S(4), HK_EV_SUCCESS, S(4), 1, -1);  /* a ping revives */
+    counts(l, S(5), 1000, f->r, c);
+    assert_true(c[0] > 300);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void noerrors_ratio_threshold(void **st)
+{
+    (void)st;
+    fx *f = fx_new(2, 60);
+    hk_line *l = hk_line_new(2, f->p, HK_STRAT_NOERRORS, hk_variant_get(HK_VAR_MANTICORE));
+    feed(&f->d[0], S(40), 97, 1000, HK_EV_SUCCESS);
+    feed(&f->d[0], S(40), 3, 1000, HK_EV_CONNECT_FAILURE);   /* 3/100: free */
+    feed(&f->d[1], S(40), 100, 1000, HK_EV_SUCCESS);
+    int c[2];
+    counts(l, S(45), 2000, f->r, c);
+    assert_in_range(c[0], 850, 1150);
+    double p[2];
+    hk_line_probs(l, S(45), p);
+    assert_near(p[0], 0.5, 1e-12);
+    feed(&f->d[0], S(41), 1, 1000, HK_EV_QUERY_TIMEOUT);     /* 4/101 > 3%: loses */
+    counts(l, S(45), 2000, f->r, c);
+    assert_int_equal(c[0], 0);
+    hk_line_probs(l, S(45), p);
+    assert_near(p[1], 1.0, 0);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void noerrors_warnings_break_ties(void **st)
+{
+    (void)st;
+    fx *f = fx_new(2, 60);
+    hk_line *l = hk_line_new(2, f->p, HK_STRAT_NOERRORS, hk_variant_get(HK_VAR_MANTICORE));
+    feed(&f->d[0], S(40), 90, 1000, HK_EV_SUCCESS);
+    feed(&f->d[0], S(40), 10, 1000, HK_EV_WARNING);   /* rc 0, ra 0.10 */
+    feed(&f->d[1], S(40), 100, 1000, HK_EV_SUCCESS);
+    int c[2];
+    counts(l, S(45), 500, f->r, c);
+    assert_int_equal(c[1], 500);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void noerrors_skips_no_success(void **st)
+{
+    (void)st;
+    fx *f = fx_new(3, 60);
+    hk_line *l = hk_line_new(3, f->p, HK_STRAT_NOERRORS, hk_variant_get(HK_VAR_MANTICORE));
+    feed(&f->d[1], S(40), 5, 1000, HK_EV_SUCCESS);
+    int c[3];
+    counts(l, S(45), 300, f->r, c);
+    assert_int_equal(c[1], 300);   /* mirrors 0 and 2 have no successes: skipped */
+    /* no successes anywhere (fresh window): uniform random */
+    counts(l, S(45 + 120), 30000, f->r, c);
+    for (int i = 0; i < 3; i++)
+        assert_in_range(c[i], 9400, 10600);
+    double p[3];
+    hk_line_probs(l, S(165), p);
+    assert_near(p[2], 1.0 / 3, 1e-12);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void half_period_recompute(void **st)
+{
+    (void)st;
+    fx *f = fx_new(2, 60);
+    hk_line *l = hk_line_new(2, f->p, HK_STRAT_NODEADS, hk_variant_get(HK_VAR_MANTICORE_FIXED));
+    int64_t t0 = S(6000);                 /* a block boundary */
+    l->last_recalc_s = 6000;
+    feed(&f->d[0], t0 + S(1), 10, 10000, HK_EV_SUCCESS);
+    feed(&f->d[1], t0 + S(1), 10, 20000, HK_EV_SUCCESS);
+    hk_line_choose(l, t0 + S(30), f->r);  /* 30 - 0 = 30, not > 30: no recompute */
+    assert_int_equal(l->recalcs, 0);
+    assert_near(l->w[0], 50.0, 1e-6);
+    hk_line_choose(l, t0 + S(31), f->r);  /* > 30: recompute */
+    assert_int_equal(l->recalcs, 1);
+    assert_near(l->w[0], 66.6667, 1e-3);
+    hk_line_choose(l, t0 + S(61), f->r);  /* only 30 s later: no */
+    assert_int_equal(l->recalcs, 1);
+    hk_line_choose(l, t0 + S(62), f->r);
+    assert_int_equal(l->recalcs, 2);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void manticore_default_ignores_latency(void **st)
+{
+    (void)st;
+    fx *f = fx_new(4, 60);
+    hk_line *l = hk_line_new(4, f->p, HK_STRAT_NOERRORS, hk_variant_get(HK_VAR_MANTICORE));
+    int64_t lat[4] = {10000, 5000, 30000, 3000};
+    for (int i = 0; i < 4; i++)
+        feed(&f->d[i], S(35), 50, lat[i], HK_EV_SUCCESS);
+    hk_line_choose(l, S(40), f->r);
+    assert_int_equal(l->recalcs, 1);
+    for (int i = 0; i < 4; i++)
+        assert_near(l->w[i], 25.0, 1e-6);   /* timer defect: all timers 0 -> kept */
+    /* the same under the intended timer gives the manual's numbers */
+    hk_line *g = hk_line_new(4, f->p, HK_STRAT_NOERRORS, hk_variant_get(HK_VAR_MANTICORE_FIXED));
+    hk_line_choose(g, S(40), f->r);
+    double p[4];
+    hk_line_probs(g, S(40), p);
+    assert_near(p[0], 0.15, 1e-5);
+    assert_near(p[1], 0.30, 1e-5);
+    assert_near(p[2], 0.05, 1e-5);
+    assert_near(p[3], 0.50, 1e-5);
+    hk_line_free(g);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void manticore_timeouts_only_mirror_takes_all(void **st)
+{
+    (void)st;
+    fx *f = fx_new(2, 60);
+    hk_line *l = hk_line_new(2, f->p, HK_STRAT_NODEADS, hk_variant_get(HK_VAR_MANTICORE));
+    feed(&f->d[0], S(35), 2, 3000000, HK_EV_QUERY_TIMEOUT);
+    feed(&f->d[1], S(35), 20, 5000, HK_EV_SUCCESS);
+    hk_line_choose(l, S(40), f->r);
+    assert_near(l->w[0], 100.0, 1e-6);      /* timer = 2/2 = 1 */
+    assert_near(l->w[1], 0.0, 0);
+    int c[2];
+    counts(l, S(41), 200, f->r, c);
+    assert_int_equal(c[0], 200);            /* errors_a_row 2 <= 3: still class 0 */
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void documented_once_per_period(void **st)
+{
+    (void)st;
+    fx *f = fx_new(2, 60);
+    hk_line *l = hk_line_new(2, f->p, HK_STRAT_NODEADS, hk_variant_get(HK_VAR_DOCUMENTED));
+    l->last_block = 0;
+    feed(&f->d[0], S(10), 10, 10000, HK_EV_SUCCESS);
+    feed(&f->d[1], S(10), 10, 20000, HK_EV_SUCCESS);
+    hk_line_choose(l, S(50), f->r);
+    assert_int_equal(l->recalcs, 0);
+    hk_line_choose(l, S(61), f->r);           /* block 1 starts: scale by block 0 */
+    assert_int_equal(l->recalcs, 1);
+    assert_near(l->w[0], 2.0 / 3, 1e-12);
+    hk_line_choose(l, S(119), f->r);
+    assert_int_equal(l->recalcs, 1);
+    hk_dash_record(&f->d[0], S(70), HK_EV_SUCCESS, S(70) - 10000, 0, -1);
+    hk_dash_record(&f->d[1], S(70), HK_EV_SUCCESS, S(70) - 20000, 0, -1);
+    hk_line_choose(l, S(121), f->r);          /* second step multiplies again */
+    assert_near(l->w[0], 0.8, 1e-12);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+static void sphinx2_weights_in_action(void **st)
+{
+    (void)st;
+    fx *f = fx_new(3, 60);
+    hk_line *l = hk_line_new(3, f->p, HK_STRAT_NODEADS, hk_variant_get(HK_VAR_SPHINX2));
+    feed(&f->d[0], S(35), 10, 10000, HK_EV_SUCCESS);
+    feed(&f->d[2], S(35), 10, 30000, HK_EV_SUCCESS);
+    hk_line_choose(l, S(40), f->r);
+    assert_int_equal((int)l->w[0], 44236);
+    assert_int_equal((int)l->w[1], 6553);
+    assert_int_equal((int)l->w[2], 14745);
+    double p[3];
+    hk_line_probs(l, S(40), p);
+    assert_near(p[1], 0.1, 1e-4);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+/* Properties over random states: probabilities >= 0 summing to 1; the
+ * empirical pick frequency follows them; nodeads never picks a dead mirror
+ * while a live one exists. */
+static void properties(void **st)
+{
+    (void)st;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    for (int iter = 0; iter < 300; iter++) {
+        int n = 2 + (int)gsl_rng_uniform_int(r, MAXM - 1);
+        int strat = (int)gsl_rng_uniform_int(r, HK_STRAT_N);
+        int var = (int)gsl_rng_uniform_int(r, HK_VAR_N);
+        fx *f = fx_new(n, 1 + (int64_t)gsl_rng_uniform_int(r, 120));
+        int64_t t = S(1000) + (int64_t)gsl_rng_uniform_int(r, 100000000);
+        for (int i = 0; i < n; i++) {
+            int k = (int)gsl_rng_uniform_int(r, 40);
+            for (int j = 0; j < k; j++)
+                feed(&f->d[i], t - (int64_t)gsl_rng_uniform_int(r, 60000000),
+                     1, 1 + (int64_t)gsl_rng_uniform_int(r, 200000),
+                     (hk_ev)gsl_rng_uniform_int(r, HK_EV_N));
+            f->d[i].errors_a_row = (int64_t)gsl_rng_uniform_int(r, 8);
+        }
+        hk_line *l = hk_line_new(n, f->p, strat, hk_variant_get((hk_variant_id)var));
+        int live = 0;
+        for (int i = 0; i < n; i++)
+            live |= !hk_dash_dead(&f->d[i]);
+        for (int step = 0; step < 5; step++) {
+            int64_t now = t + S(step * 45);
+            int pick = hk_line_choose(l, now, f->r);
+            assert_in_range(pick, 0, n - 1);
+            if (strat == HK_STRAT_NODEADS && live)
+                assert_false(hk_dash_dead(&f->d[pick]));
+            double p[MAXM], sum = 0;
+            hk_line_probs(l, now, p);
+            for (int i = 0; i < n; i++) {
+                assert_true(p[i] >= 0.0 && isfinite(p[i]));
+                sum += p[i];
+                if (strat == HK_STRAT_NODEADS && live && hk_dash_dead(&f->d[i]))
+                    assert_true(p[i] == 0.0);
+            }
+            assert_near(sum, 1.0, 1e-9);
+        }
+        hk_line_free(l);
+        fx_free(f);
+    }
+    gsl_rng_free(r);
+}
+
+static void frequency_matches_probs(void **st)
+{
+    (void)st;
+    fx *f = fx_new(4, 60);
+    hk_line *l = hk_line_new(4, f->p, HK_STRAT_NODEADS, hk_variant_get(HK_VAR_MANTICORE_FIXED));
+    int64_t lat[4] = {10000, 5000, 30000, 3000};
+    for (int i = 0; i < 4; i++)
+        feed(&f->d[i], S(35), 20, lat[i], HK_EV_SUCCESS);
+    hk_line_choose(l, S(40), f->r);
+    int c[4];
+    counts(l, S(41), 100000, f->r, c);
+    double want[4] = {0.15, 0.30, 0.05, 0.50};
+    for (int i = 0; i < 4; i++)
+        assert_near(c[i] / 100000.0, want[i], 0.006);
+    hk_line_free(l);
+    fx_free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_prefix_matched),
+        cmocka_unit_test(roundrobin_order),
+        cmocka_unit_test(random_is_uniform),
+        cmocka_unit_test(nodeads_classes),
+        cmocka_unit_test(nodeads_fourth_failure_and_revival),
+        cmocka_unit_test(noerrors_ratio_threshold),
+        cmocka_unit_test(noerrors_warnings_break_ties),
+        cmocka_unit_test(noerrors_skips_no_success),
+        cmocka_unit_test(half_period_recompute),
+        cmocka_unit_test(manticore_default_ignores_latency),
+        cmocka_unit_test(manticore_timeouts_only_mirror_takes_all),
+        cmocka_unit_test(documented_once_per_period),
+        cmocka_unit_test(sphinx2_weights_in_action),
+        cmocka_unit_test(properties),
+        cmocka_unit_test(frequency_matches_probs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
