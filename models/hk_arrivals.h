@@ -1,0 +1,38 @@
+/* hk_arrivals: when queries arrive, as scenario workloads write it.
+ *   poisson(200/s)  constant(200/s)  onoff(rate=500/s, on=10s, off=20s)
+ *   diurnal(mean=200/s, amplitude=0.5, period=24h)   (sinusoidal, thinned Poisson)
+ *   trace(FILE.csv [, COLUMN])   timestamps in seconds, streamed by the caller
+ * Rates are N/s, N/m, N/h or N/ms. Generates one arrival at a time, so memory
+ * does not grow with the number of queries. */
+#ifndef HK_ARRIVALS_H
+#define HK_ARRIVALS_H
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+
+typedef enum hk_arr_kind {
+    HK_ARR_POISSON, HK_ARR_CONSTANT, HK_ARR_ONOFF, HK_ARR_DIURNAL, HK_ARR_TRACE
+} hk_arr_kind;
+
+/* Trace source: returns 1 and the next timestamp (µs), 0 at the end, -1 on error. */
+typedef int (*hk_arr_next_fn)(void *ctx, int64_t *t_us);
+
+typedef struct hk_arrivals {
+    hk_arr_kind kind;
+    double rate;                 /* per microsecond (mean rate for diurnal) */
+    double amplitude;            /* diurnal */
+    int64_t on_us, off_us, period_us;
+    char path[512], column[128]; /* trace */
+    hk_arr_next_fn next;
+    void *ctx;
+    int64_t trace_t0;            /* first trace timestamp (trace times are shifted to 0) */
+    int started;
+} hk_arrivals;
+
+int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int nwhat);
+/* Next arrival strictly after now_us; -1 when the source is exhausted, -2 on a trace error. */
+int64_t hk_arrivals_next(hk_arrivals *a, int64_t now_us, gsl_rng *r);
+/* Mean rate per second (trace: 0, unknown). */
+double hk_arrivals_rate_per_s(const hk_arrivals *a);
+
+#endif

@@ -1,0 +1,345 @@
+/* hk_dist: distribution syntax and sampling (GSL). */
+#include "hk_dist.h"
+
+#include <ctype.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_time.h"
+
+typedef struct spec {
+    const char *name;
+    hk_dist_kind kind;
+    int nparams;
+    const char *pn[2];
+    int is_time[2];
+} spec;
+
+static const spec specs[] = {
+    {"constant", HK_DIST_CONSTANT, 1, {"value", NULL}, {1, 0}},
+    {"uniform", HK_DIST_UNIFORM, 2, {"min", "max"}, {1, 1}},
+    {"normal", HK_DIST_NORMAL, 2, {"mean", "sd"}, {1, 1}},
+    {"lognormal", HK_DIST_LOGNORMAL, 2, {"median", "sigma"}, {1, 0}},
+    {"exponential", HK_DIST_EXPONENTIAL, 1, {"mean", NULL}, {1, 0}},
+    {"gamma", HK_DIST_GAMMA, 2, {"shape", "scale"}, {0, 1}},
+    {"weibull", HK_DIST_WEIBULL, 2, {"shape", "scale"}, {0, 1}},
+    {"pareto", HK_DIST_PARETO, 2, {"shape", "scale"}, {0, 1}},
+};
+
+typedef struct pz {
+    const char *s;
+    int i;
+    int *bad;
+    char *what;
+    int nwhat;
+} pz;
+
+static int err(pz *z, int at, const char *what)
+{
+    *z->bad = at;
+    snprintf(z->what, (size_t)z->nwhat, "%s", what);
+    return -1;
+}
+
+static void sp(pz *z)
+{
+    while (z->s[z->i] == ' ' || z->s[z->i] == '\t')
+        z->i++;
+}
+
+static int dist(pz *z, hk_dist **out);
+
+/* A token up to ',' or ')' at depth 0, trimmed, copied into buf. */
+static int token(pz *z, char *buf, int n, int *start)
+{
+    sp(z);
+    *start = z->i;
+    int depth = 0, k = 0;
+    for (; z->s[z->i]; z->i++) {
+        char c = z->s[z->i];
+        if (depth == 0 && (c == ',' || c == ')'))
+            break;
+        depth += c == '(';
+        depth -= c == ')';
+        if (k < n - 1)
+            buf[k++] = c;
+    }
+    while (k > 0 && isspace((unsigned char)buf[k - 1]))
+        k--;
+    buf[k] = '\0';
+    return k;
+}
+
+static int number(pz *z, const char *tok, int at, int is_time, double *v)
+{
+    if (is_time) {
+        int64_t us;
+        int bad;
+        const char *what;
+        if (hk_time_parse(tok, HK_MS, &us, &bad, &what) < 0)
+            return err(z, at + bad, what);
+        *v = (double)us;
+        return 0;
+    }
+    char *end;
+    *v = strtod(tok, &end);
+    if (end == tok || *end)
+        return err(z, at + (int)(end - tok), "a plain number");
+    return 0;
+}
+
+static int check(pz *z, hk_dist *d, int at)
+{
+    switch (d->kind) {
+    case HK_DIST_UNIFORM:
+        return d->p[1] < d->p[0] ? err(z, at, "max >= min") : 0;
+    case HK_DIST_LOGNORMAL:
+        return d->p[0] <= 0 || d->p[1] < 0 ? err(z, at, "median > 0 and sigma >= 0") : 0;
+    case HK_DIST_EXPONENTIAL:
+        return d->p[0] <= 0 ? err(z, at, "mean > 0") : 0;
+    case HK_DIST_GAMMA: case HK_DIST_WEIBULL: case HK_DIST_PARETO:
+        return d->p[0] <= 0 || d->p[1] <= 0 ? err(z, at, "shape > 0 and scale > 0") : 0;
+    case HK_DIST_NORMAL:
+        return d->p[1] < 0 ? err(z, at, "sd >= 0") : 0;
+    default:
+        return 0;
+    }
+}
+
+static int params(pz *z, const spec *sp_, hk_dist *d)
+{
+    int got[2] = {0, 0}, pos = 0, at0 = z->i;
+    char tok[256];
+    for (;;) {
+        int at;
+        token(z, tok, sizeof tok, &at);
+        char *eq = strchr(tok, '=');
+        int k = pos;
+        char *val = tok;
+        if (eq) {
+            *eq = '\0';
+            val = eq + 1;
+            while (*val == ' ')
+                val++;
+            for (k = 0; k < sp_->nparams && strcmp(tok, sp_->pn[k]); k++)
+                ;
+            if (k == sp_->nparams)
+                return err(z, at, sp_->nparams == 2 ? "a parameter name of this distribution"
+                                                    : "the distribution's one parameter");
+        }
+        if (k >= sp_->nparams || got[k])
+            return err(z, at, "no more parameters");
+        if (number(z, val, at + (int)(val - tok), sp_->is_time[k], &d->p[k]) < 0)
+            return -1;
+        got[k] = 1;
+        pos++;
+        if (z->s[z->i] != ',')
+            break;
+        z->i++;
+    }
+    for (int k = 0; k < sp_->nparams; k++)
+        if (!got[k])
+            return err(z, z->i, sp_->pn[k]);
+    return check(z, d, at0);
+}
+
+static int empirical(pz *z, hk_dist *d)
+{
+    int at;
+    token(z, d->path, sizeof d->path, &at);
+    if (!d->path[0] || z->s[z->i] != ',')
+        return err(z, z->i, "a CSV file name, ',' and a column");
+    z->i++;
+    token(z, d->column, sizeof d->column, &at);
+    if (!d->column[0])
+        return err(z, at, "a column name or 1-based number");
+    return 0;
+}
+
+static int mix(pz *z, hk_dist *d)
+{
+    double total = 0;
+    for (;;) {
+        sp(z);
+        char *end;
+        double w = strtod(z->s + z->i, &end);
+        if (end == z->s + z->i || w <= 0)
+            return err(z, z->i, "a positive weight before each part of mix()");
+        z->i = (int)(end - z->s);
+        hk_dist **parts = realloc(d->parts, (size_t)(d->nparts + 1) * sizeof *parts);
+        double *cum = realloc(d->cum, (size_t)(d->nparts + 1) * sizeof *cum);
+        if (parts)
+            d->parts = parts;
+        if (cum)
+            d->cum = cum;
+        if (!parts || !cum)
+            return err(z, z->i, "less memory use");
+        d->parts[d->nparts] = NULL;
+        total += w;
+        d->cum[d->nparts] = total;
+        if (dist(z, &d->parts[d->nparts++]) < 0)
+            return -1;
+        sp(z);
+        if (z->s[z->i] != ',')
+            break;
+        z->i++;
+    }
+    for (int k = 0; k < d->nparts; k++)
+        d->cum[k] /= total;
+    return 0;
+}
+
+static int dist(pz *z, hk_dist **out)
+{
+    sp(z);
+    int at = z->i;
+    char name[32];
+    int k = 0;
+    while (isalpha((unsigned char)z->s[z->i]) && k < 31)
+        name[k++] = z->s[z->i++];
+    name[k] = '\0';
+    sp(z);
+    if (!k || z->s[z->i] != '(')
+        return err(z, k ? z->i : at, k ? "'(' after the distribution name"
+                   : "a distribution: constant, uniform, normal, lognormal, exponential, gamma, "
+                     "weibull, pareto, empirical or mix");
+    z->i++;
+    hk_dist *d = calloc(1, sizeof *d);
+    if (!d)
+        return err(z, at, "less memory use");
+    *out = d;
+    int rc;
+    if (!strcmp(name, "empirical")) {
+        d->kind = HK_DIST_EMPIRICAL;
+        rc = empirical(z, d);
+    } else if (!strcmp(name, "mix")) {
+        d->kind = HK_DIST_MIX;
+        rc = mix(z, d);
+    } else {
+        size_t s = 0;
+        while (s < sizeof specs / sizeof specs[0] && strcmp(specs[s].name, name))
+            s++;
+        if (s == sizeof specs / sizeof specs[0])
+            return err(z, at, "a distribution: constant, uniform, normal, lognormal, "
+                       "exponential, gamma, weibull, pareto, empirical or mix");
+        d->kind = specs[s].kind;
+        rc = params(z, &specs[s], d);
+    }
+    if (rc < 0)
+        return -1;
+    sp(z);
+    if (z->s[z->i] != ')')
+        return err(z, z->i, "')' closing the distribution");
+    z->i++;
+    return 0;
+}
+
+int hk_dist_parse(const char *s, hk_dist **out, int *bad, char *what, int nwhat)
+{
+    pz z = {s, 0, bad, what, nwhat};
+    hk_dist *d = NULL;
+    int rc = dist(&z, &d);
+    sp(&z);
+    if (rc == 0 && s[z.i])
+        rc = err(&z, z.i, "end of the distribution");
+    if (rc < 0) {
+        hk_dist_free(d);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+void hk_dist_free(hk_dist *d)
+{
+    if (!d)
+        return;
+    for (int k = 0; k < d->nparts; k++)
+        hk_dist_free(d->parts[k]);
+    free(d->parts);
+    free(d->cum);
+    free(d->samples);
+    free(d);
+}
+
+double hk_dist_sample(const hk_dist *d, gsl_rng *r)
+{
+    switch (d->kind) {
+    case HK_DIST_CONSTANT: return d->p[0];
+    case HK_DIST_UNIFORM: return gsl_ran_flat(r, d->p[0], d->p[1]);
+    case HK_DIST_NORMAL:
+        for (int k = 0; k < 64; k++) {
+            double x = d->p[0] + gsl_ran_gaussian_ziggurat(r, d->p[1]);
+            if (x >= 0)
+                return x;
+        }
+        return 0.0;
+    case HK_DIST_LOGNORMAL: return gsl_ran_lognormal(r, log(d->p[0]), d->p[1]);
+    case HK_DIST_EXPONENTIAL: return gsl_ran_exponential(r, d->p[0]);
+    case HK_DIST_GAMMA: return gsl_ran_gamma(r, d->p[0], d->p[1]);
+    case HK_DIST_WEIBULL: return gsl_ran_weibull(r, d->p[1], d->p[0]);
+    case HK_DIST_PARETO: return gsl_ran_pareto(r, d->p[0], d->p[1]);
+    case HK_DIST_EMPIRICAL:
+        return d->nsamples ? d->samples[gsl_rng_uniform_int(r, (unsigned long)d->nsamples)] : 0;
+    case HK_DIST_MIX: {
+        double u = gsl_rng_uniform(r);
+        int k = 0;
+        while (k < d->nparts - 1 && u >= d->cum[k])
+            k++;
+        return hk_dist_sample(d->parts[k], r);
+    }
+    }
+    return 0.0;
+}
+
+double hk_dist_mean(const hk_dist *d)
+{
+    switch (d->kind) {
+    case HK_DIST_CONSTANT: return d->p[0];
+    case HK_DIST_UNIFORM: return (d->p[0] + d->p[1]) / 2;
+    case HK_DIST_NORMAL: return d->p[0]; /* before truncation */
+    case HK_DIST_LOGNORMAL: return d->p[0] * exp(d->p[1] * d->p[1] / 2);
+    case HK_DIST_EXPONENTIAL: return d->p[0];
+    case HK_DIST_GAMMA: return d->p[0] * d->p[1];
+    case HK_DIST_WEIBULL: return d->p[1] * tgamma(1 + 1 / d->p[0]);
+    case HK_DIST_PARETO: return d->p[0] > 1 ? d->p[0] * d->p[1] / (d->p[0] - 1) : INFINITY;
+    case HK_DIST_EMPIRICAL: {
+        double s = 0;
+        for (long k = 0; k < d->nsamples; k++)
+            s += d->samples[k];
+        return d->nsamples ? s / (double)d->nsamples : 0;
+    }
+    case HK_DIST_MIX: {
+        double s = 0, prev = 0;
+        for (int k = 0; k < d->nparts; k++) {
+            s += (d->cum[k] - prev) * hk_dist_mean(d->parts[k]);
+            prev = d->cum[k];
+        }
+        return s;
+    }
+    }
+    return 0.0;
+}
+
+hk_dist *hk_dist_next_empirical(hk_dist *d)
+{
+    if (!d)
+        return NULL;
+    if (d->kind == HK_DIST_EMPIRICAL && !d->samples)
+        return d;
+    for (int k = 0; k < d->nparts; k++) {
+        hk_dist *e = hk_dist_next_empirical(d->parts[k]);
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
+void hk_dist_set_samples(hk_dist *d, double *samples, long n)
+{
+    free(d->samples);
+    d->samples = samples;
+    d->nsamples = n;
+}

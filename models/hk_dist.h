@@ -1,0 +1,43 @@
+/* hk_dist: latency distributions written as in scenario files, sampled with
+ * the caller's GSL generator. All values are microseconds; a bare number in a
+ * distribution is milliseconds.
+ *   constant(X)  uniform(LO, HI)  normal(mean=, sd=) (truncated at 0)
+ *   lognormal(median=, sigma=)  exponential(mean=)  gamma(shape=, scale=)
+ *   weibull(shape=, scale=)  pareto(shape=, scale=)
+ *   empirical(FILE.csv, COLUMN)  (samples in ms, supplied by the caller)
+ *   mix(0.99 A, 0.01 B)
+ * Parameters may be given by name or by position in the order above. */
+#ifndef HK_DIST_H
+#define HK_DIST_H
+
+#include <gsl/gsl_rng.h>
+
+typedef enum hk_dist_kind {
+    HK_DIST_CONSTANT, HK_DIST_UNIFORM, HK_DIST_NORMAL, HK_DIST_LOGNORMAL, HK_DIST_EXPONENTIAL,
+    HK_DIST_GAMMA, HK_DIST_WEIBULL, HK_DIST_PARETO, HK_DIST_EMPIRICAL, HK_DIST_MIX
+} hk_dist_kind;
+
+typedef struct hk_dist {
+    hk_dist_kind kind;
+    double p[2];                 /* parameters, times in microseconds */
+    /* empirical */
+    char path[512], column[128];
+    double *samples;             /* owned, microseconds */
+    long nsamples;
+    /* mix */
+    int nparts;
+    double *cum;                 /* cumulative weights, last = 1 */
+    struct hk_dist **parts;
+} hk_dist;
+
+/* Parse s. On error: -1, *bad = byte offset, what = what was expected. */
+int hk_dist_parse(const char *s, hk_dist **out, int *bad, char *what, int nwhat);
+void hk_dist_free(hk_dist *d);
+double hk_dist_sample(const hk_dist *d, gsl_rng *r);
+double hk_dist_mean(const hk_dist *d);
+/* Empirical parts that still need samples (depth-first); NULL when none left. */
+hk_dist *hk_dist_next_empirical(hk_dist *d);
+/* Take ownership of samples (microseconds) for an empirical distribution. */
+void hk_dist_set_samples(hk_dist *d, double *samples, long n);
+
+#endif

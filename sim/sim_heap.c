@@ -1,0 +1,59 @@
+/* sim_heap: binary min-heap of events. */
+#include "sim_heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sim_heap_init(sim_heap *h) { memset(h, 0, sizeof *h); }
+void sim_heap_free(sim_heap *h) { free(h->e); sim_heap_init(h); }
+
+static int less(const sim_ev *x, const sim_ev *y)
+{
+    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+}
+
+int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b)
+{
+    if (h->n == h->cap) {
+        int cap = h->cap ? h->cap * 2 : 1024;
+        sim_ev *e = realloc(h->e, (size_t)cap * sizeof *e);
+        if (!e)
+            return -1;
+        h->e = e;
+        h->cap = cap;
+    }
+    sim_ev v = {t, h->seq++, type, a, b};
+    int i = h->n++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!less(&v, &h->e[p]))
+            break;
+        h->e[i] = h->e[p];
+        i = p;
+    }
+    h->e[i] = v;
+    return 0;
+}
+
+int sim_heap_pop(sim_heap *h, sim_ev *out)
+{
+    if (!h->n)
+        return 0;
+    *out = h->e[0];
+    sim_ev last = h->e[--h->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && less(&h->e[c + 1], &h->e[c]))
+            c++;
+        if (!less(&h->e[c], &last))
+            break;
+        h->e[i] = h->e[c];
+        i = c;
+    }
+    if (h->n)
+        h->e[i] = last;
+    return 1;
+}
