@@ -130,14 +130,16 @@ static int load_periods(const char *dir, plotdata *p, char *msg, int n)
 }
 
 /* One gnuplot block per series: t value (stepped by gnuplot's 'steps'). */
-static int write_blocks(const char *path, const plotdata *p, int what)
+static int write_blocks(const char *path, const plotdata *p, int what, int line)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
     for (int i = 0; i < p->ns; i++) {
         const series *s = &p->s[i];
-        fprintf(f, "\"%s %s\" \"%s\"\n", p->nlines > 1 ? s->key : "", s->mirror, s->key);
+        if (s->line != line)
+            continue;
+        fprintf(f, "\"%s\"\n", s->mirror);
         for (int k = 0; k < s->n; k++) {
             double v = what == 0 ? s->prob[k] : what == 1 ? s->mean[k] : what == 2 ? s->p99[k]
                        : s->q[k];
@@ -178,6 +180,31 @@ static int write_stacked(const char *path, const plotdata *p)
     return fclose(f);
 }
 
+/* faults.csv -> plots/faults.gp: one shaded rectangle per fault window. */
+static int write_faults(const char *dir)
+{
+    char in[1200], out[1200];
+    snprintf(in, sizeof in, "%s/faults.csv", dir);
+    snprintf(out, sizeof out, "%s/plots/faults.gp", dir);
+    FILE *o = fopen(out, "w");
+    if (!o)
+        return -1;
+    hk_csvr r;
+    hk_err e;
+    char **f;
+    int nf, n = 0;
+    if (hk_csvr_open(&r, in, &e) == 0) {
+        int rc = hk_csvr_next(&r, &f, &nf, &e);
+        while (rc == 1 && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1 && nf >= 4 && ++n)
+            fprintf(o, "set object %d rect from %s, graph 0 to %s, graph 1 behind "
+                    "fc rgb '#d62728' fs transparent solid 0.12 noborder\n"
+                    "set label %d '%s %s' at %s, graph 0.97 left front font ',9' tc rgb "
+                    "'#d62728'\n", n, f[0], f[1], n, f[2], f[3], f[0]);
+        hk_csvr_close(&r);
+    }
+    return fclose(o);
+}
+
 static int gnuplot(const char *script, const char *vars, char *msg, int n)
 {
     char path[1200];
@@ -213,8 +240,8 @@ static int chart(const char *dir, const char *name, const char *extra, char *msg
     snprintf(script, sizeof script, "%s.gp", name);
     for (int k = 0; k < 2; k++) {
         char vars[2600];
-        snprintf(vars, sizeof vars, "dir='%s'; out='%s/plots/%s.%s'; term=\"%s\"; %s", dir, dir,
-                 name, terms[k][0], terms[k][1], extra);
+        snprintf(vars, sizeof vars, "dir='%s'; gp='%s'; out='%s/plots/%s.%s'; term=\"%s\"; %s",
+                 dir, hk_plot_scripts(), dir, name, terms[k][0], terms[k][1], extra);
         if (gnuplot(script, vars, msg, n) < 0)
             return -1;
     }
@@ -263,14 +290,14 @@ static int write_index(const char *dir, const char *const *charts, int nc)
 
 static int data_files(const char *dir, const plotdata *p)
 {
-    static const char *names[4] = {"convergence.dat", "latency_mean.dat", "latency_p99.dat",
-                                   "queries.dat"};
+    static const char *names[4] = {"convergence", "latency_mean", "latency_p99", "queries"};
     char path[1200];
-    for (int k = 0; k < 4; k++) {
-        snprintf(path, sizeof path, "%s/plots/%s", dir, names[k]);
-        if (write_blocks(path, p, k) != 0)
-            return -1;
-    }
+    for (int l = 0; l < p->nlines; l++)
+        for (int k = 0; k < 4; k++) {
+            snprintf(path, sizeof path, "%s/plots/%s_%d.dat", dir, names[k], l);
+            if (write_blocks(path, p, k, l) != 0)
+                return -1;
+        }
     snprintf(path, sizeof path, "%s/plots/queries_stacked.dat", dir);
     return write_stacked(path, p);
 }
@@ -289,15 +316,20 @@ int hk_plot_run(const char *dir, int multi, char *msg, int n)
     memset(&p, 0, sizeof p);
     const char *charts[8];
     int nc = 0;
-    char extra[512];
+    char extra[2048];
     if (exists(dir, "periods.csv")) {
         if (load_periods(dir, &p, msg, n) < 0 || data_files(dir, &p) < 0)
             return p.ns ? fail(msg, n, "cannot write data files in %s", pd) : -1;
-        int m0 = 0;
+        if (write_faults(dir) != 0)
+            return fail(msg, n, "cannot write %s/faults.gp", pd);
+        int cnt[MAXLINES] = {0};
         for (int i = 0; i < p.ns; i++)
-            m0 += p.s[i].line == 0;
-        snprintf(extra, sizeof extra, "nseries=%d; nlines=%d; lines_total=%d; nfirst=%d; "
-                 "faults=%d", p.ns, p.nlines, p.lines_total, m0, exists(dir, "faults.csv"));
+            cnt[p.s[i].line]++;
+        int off = snprintf(extra, sizeof extra, "nlines=%d; lines_total=%d", p.nlines,
+                           p.lines_total);
+        for (int l = 0; l < p.nlines; l++)
+            off += snprintf(extra + off, sizeof extra - (size_t)off, "; n%d=%d; t%d='%s'", l,
+                            cnt[l], l, p.lines[l]);
         static const char *per[3] = {"convergence", "latency", "queries"};
         for (int k = 0; k < 3; k++) {
             if (chart(dir, per[k], extra, msg, n) < 0)

@@ -3,6 +3,7 @@
  * folder (files appear only when complete), optionally plot. */
 #include <gsl/gsl_cdf.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,30 @@ static int commit_streams(streams *st, hk_err *e)
     return rc ? -1 : 0;
 }
 
+static int write_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *e)
+{
+    hk_out o;
+    if (hk_out_open(&o, dir, "faults.csv", e) < 0)
+        return -1;
+    fputs("start_s,end_s,mirror,kind\n", o.f);
+    for (int i = 0; i < s->nfaults; i++) {
+        const hk_fault *f = &s->faults[i];
+        fprintf(o.f, "%.3f,%.3f,%s,%s\n", (double)f->at_us / 1e6,
+                (double)(f->for_us >= 0 ? f->at_us + f->for_us : end_us) / 1e6,
+                s->cl->hosts[f->host].name, hk_fault_name(f->kind));
+    }
+    return hk_out_commit(&o, e);
+}
+
+static int write_report(const sim_world *w, const char *scenario, const char *dir, hk_err *e)
+{
+    hk_out o;
+    if (hk_out_open(&o, dir, "report.txt", e) < 0)
+        return -1;
+    sim_print(o.f, w, scenario);
+    return hk_out_commit(&o, e);
+}
+
 /* One simulation; files into dir when dir != NULL. */
 static int run_one(hk_loaded *L, const args *a, sim_opts *o, const char *dir, sim_figures *fig,
                    FILE *report)
@@ -155,7 +180,8 @@ static int run_one(hk_loaded *L, const args *a, sim_opts *o, const char *dir, si
     sim_figures_of(w, fig);
     if (report)
         sim_print(report, w, a->scenario);
-    if (dir && (sim_write_files(w, dir, &e) < 0 || commit_streams(&st, &e) < 0)) {
+    if (dir && (sim_write_files(w, dir, &e) < 0 || write_faults(L->scn, w->end_us, dir, &e) < 0 ||
+                write_report(w, a->scenario, dir, &e) < 0 || commit_streams(&st, &e) < 0)) {
         print_err(&e);
         abort_streams(&st);
         sim_free(w);
@@ -178,7 +204,7 @@ static void ci(const double *x, int n, double *mean, double *half)
 
 typedef struct runcfg { int strategy, variant; char dir[1100]; char label[64]; } runcfg;
 
-static void print_row(const runcfg *r, const sim_figures *f, int R)
+static void print_row(FILE *out, const runcfg *r, const sim_figures *f, int R)
 {
     double p[5][2];
     double xs[5][1000];
@@ -197,10 +223,10 @@ static void print_row(const runcfg *r, const sim_figures *f, int R)
     else
         snprintf(conv, sizeof conv, "%.0f s", f[0].conv_worst_s);
     if (R == 1)
-        printf("%-28s %9.3f %9.3f %9.3f %9.3f %10.0f %10s\n", r->label, p[0][0], p[1][0],
+        fprintf(out, "%-28s %9.3f %9.3f %9.3f %9.3f %10.0f %10s\n", r->label, p[0][0], p[1][0],
                p[2][0], p[3][0], p[4][0], conv);
     else
-        printf("%-28s %7.3f±%-6.3f %7.3f±%-6.3f %8.3f±%-6.3f %7.3f±%-6.3f %8.0f±%-5.0f %s\n",
+        fprintf(out, "%-28s %7.3f±%-6.3f %7.3f±%-6.3f %8.3f±%-6.3f %7.3f±%-6.3f %8.0f±%-5.0f %s\n",
                r->label, p[0][0], p[0][1], p[1][0], p[1][1], p[2][0], p[2][1], p[3][0], p[3][1],
                p[4][0], p[4][1], conv);
 }
@@ -279,20 +305,37 @@ static int run_all(hk_loaded *L, const args *a)
         return EXIT_RUN;
     }
     if (multi || R > 1) {
-        printf("%s: %d replication(s) per row%s (seeds %" PRIu64 "..), latency in ms\n",
-               a->scenario, R, R > 1 ? ", mean ± 95% CI" : "",
-               (uint64_t)(a->seed >= 0 ? a->seed : (long long)L->scn->seed));
-        printf("%-28s %9s %9s %9s %9s %10s %10s\n", "strategy/variant", "p50", "p99", "p99.9",
-               "mean", "failed+part", "converged");
-        for (int i = 0; i < n; i++)
-            print_row(&rc[i], figs[i], R);
+        hk_out o;
+        if (hk_out_open(&o, a->out, "report.txt", &e) < 0) {
+            print_err(&e);
+            return EXIT_RUN;
+        }
+        FILE *outs[2] = {a->quiet ? NULL : stdout, o.f};
+        for (int k = 0; k < 2; k++) {
+            if (!outs[k])
+                continue;
+            fprintf(outs[k], "%s: %d replication(s) per row%s (seeds from %" PRIu64 "), latency "
+                    "in ms\n", a->scenario, R, R > 1 ? ", mean ± 95% CI" : "",
+                    (uint64_t)(a->seed >= 0 ? a->seed : (long long)L->scn->seed));
+            fprintf(outs[k], "%-28s %9s %9s %9s %9s %10s %10s\n", "strategy/variant", "p50",
+                    "p99", "p99.9", "mean", "failed+part", "converged");
+            for (int i = 0; i < n; i++)
+                print_row(outs[k], &rc[i], figs[i], R);
+        }
+        if (hk_out_commit(&o, &e) < 0) {
+            print_err(&e);
+            return EXIT_RUN;
+        }
     }
     if (a->plot) {
         char msg[512];
-        if (hk_plot_run(a->out, multi, msg, sizeof msg) < 0)
+        int ok = 1;
+        for (int i = 0; multi && ok && i < n; i++)
+            ok = hk_plot_run(rc[i].dir, 0, msg, sizeof msg) >= 0;
+        if (!ok || hk_plot_run(a->out, multi, msg, sizeof msg) < 0)
             fprintf(stderr, "hasim: %s\n", msg);
         else if (!a->quiet)
-            printf("plots: %s/plots/ (index: %s/index.html)\n", a->out, a->out);
+            printf("plots: %s/plots/ (open %s/index.html)\n", a->out, a->out);
     }
     if (!a->quiet)
         printf("files: %s/\n", a->out);

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Integration: run build/hasim as a user would. Determinism (byte-identical
+# stdout and files), output files and their rows, --strategy all, plots (valid
+# PNG/SVG), exit codes and error positions for bad input, no partial files.
+set -u
+B=$1; S=$2
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()  { pass=$((pass+1)); }
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+H="$B/hasim"
+$H "$S/scenarios/textbook.scn" --out "$T/a" --duration 5m > "$T/a.out" 2> "$T/a.err"
+check "textbook run exits 0" '[ $? -eq 0 ]'
+$H "$S/scenarios/textbook.scn" --out "$T/b" --duration 5m > "$T/b.out" 2>&1
+check "stdout byte-identical on rerun" 'cmp -s "$T/a.out" <(sed "s#$T/b#$T/a#" "$T/b.out")'
+for f in periods.csv summary.csv agent_status.txt latency.csv convergence.csv report.txt; do
+  check "$f written" '[ -s "$T/a/$f" ]'
+  check "$f identical on rerun" 'cmp -s "$T/a/$f" "$T/b/$f"'
+done
+check "no .part files left" '[ -z "$(find "$T/a" -name "*.part")" ]'
+check "periods.csv header" 'head -1 "$T/a/periods.csv" | grep -q "^period,t_start_s,master,table,agent,mirror,probability,weight,queries,errors,alive,latency_mean_ms,latency_p99_ms$"'
+check "periods.csv: 5 periods x 4 mirrors" '[ $(($(wc -l < "$T/a/periods.csv") - 1)) -eq 20 ]'
+check "summary.csv: 4 mirrors" '[ $(($(wc -l < "$T/a/summary.csv") - 1)) -eq 4 ]'
+check "agent_status has weights" 'grep -q "dstindex_1mirror4_probability_weight	25.00%" "$T/a/agent_status.txt"'
+check "stdout has the table" 'grep -q "box4:9312" "$T/a.out" && grep -q "p99.9" "$T/a.out"'
+
+$H "$S/scenarios/textbook.scn" --out "$T/s" --duration 3m --seed 5 > /dev/null 2>&1
+$H "$S/scenarios/textbook.scn" --out "$T/t" --duration 3m --seed 6 > /dev/null 2>&1
+check "--seed changes the run" '! cmp -s "$T/s/periods.csv" "$T/t/periods.csv"'
+
+$H "$S/scenarios/textbook.scn" --out "$T/q" --duration 30s --queries > /dev/null 2>&1
+check "queries.csv header" 'head -1 "$T/q/queries.csv" | grep -q "^id,t_arrival_s,table,agent,mirror,attempts,status,latency_ms$"'
+n=$(awk -F, 'NR>1{print $1}' "$T/q/queries.csv" | sort -u | wc -l)
+check "every query has a row" '[ "$n" -gt 5000 ] && [ $(($(wc -l < "$T/q/queries.csv") - 1)) -eq "$n" ]'
+
+$H "$S/scenarios/textbook.scn" --out "$T/all" --duration 3m --strategy all --plot > "$T/all.out" 2>&1
+check "--strategy all exits 0" '[ $? -eq 0 ]'
+check "strategies.csv has 4 rows" '[ $(($(wc -l < "$T/all/strategies.csv") - 1)) -eq 4 ]'
+check "side-by-side rows" '[ $(grep -cE "^(random|roundrobin|nodeads|noerrors)/" "$T/all.out") -eq 4 ]'
+for p in strategies_cdf strategies_p99; do
+  check "$p.png is a PNG" '[ "$(head -c 8 "$T/all/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e470d0a1a0a" ]'
+  check "$p.svg is SVG" 'grep -q "<svg" "$T/all/plots/$p.svg"'
+done
+for p in convergence latency queries; do
+  check "$p.png per strategy" '[ "$(head -c 4 "$T/all/nodeads-manticore/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e47" ]'
+done
+check "convergence data has 4 mirror blocks" '[ $(grep -c "^\"box" "$T/all/nodeads-manticore/plots/convergence_0.dat") -eq 4 ]'
+check "index.html shows the plots" 'grep -q "plots/strategies_cdf.png" "$T/all/index.html"'
+
+PATH=/nonexistent $H "$S/scenarios/textbook.scn" --out "$T/np" --duration 1m --plot > /dev/null 2> "$T/np.err"
+check "no gnuplot: exit 0" '[ $? -eq 0 ]'
+check "no gnuplot: one clear line" 'grep -q "gnuplot not found" "$T/np.err" && [ $(wc -l < "$T/np.err") -eq 1 ]'
+check "no gnuplot: CSVs still written" '[ -s "$T/np/periods.csv" ]'
+
+printf 'table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1ms) }\nworkload { arrivals = poisson(1/s) duratoin = 1m }\n' > "$T/bad.scn"
+$H "$T/bad.scn" --out "$T/bad" > /dev/null 2> "$T/bad.err"
+check "bad scenario exits 3" '[ $? -eq 3 ]'
+check "bad scenario names file:line:col" 'grep -q "bad.scn:5:36: unknown key .duratoin." "$T/bad.err"'
+check "bad scenario writes no output folder" '[ ! -e "$T/bad/summary.csv" ]'
+$H > /dev/null 2>&1; check "no args exits 2" '[ $? -eq 2 ]'
+$H "$S/scenarios/textbook.scn" --strategy fastest > /dev/null 2>&1; check "bad strategy exits 2" '[ $? -eq 2 ]'
+$H "$T/missing.scn" > /dev/null 2> "$T/m.err"; check "missing file exits 3" '[ $? -eq 3 ] && grep -q "cannot open" "$T/m.err"'
+
+echo "cli_hasim: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

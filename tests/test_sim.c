@@ -1,0 +1,268 @@
+/* The simulator against closed forms and the fault timeline: pure delay
+ * (shares = weights), M/M/c (Erlang C mean wait), down/hang faults under
+ * random and nodeads, retries per variant, masters, determinism, and
+ * scenario errors with positions. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_test.h"
+#include "sim.h"
+#include "sim_report.h"
+
+static hk_scn *scn(const char *text)
+{
+    hk_conf *c;
+    hk_err e;
+    hk_scn *s = NULL;
+    if (hk_conf_parse(text, strlen(text), "t.scn", &c, &e) < 0 ||
+        hk_scn_build(c, NULL, &s, &e, NULL) < 0)
+        fail_msg("scenario error %d:%d %s", e.line, e.col, e.msg);
+    hk_conf_free(c);
+    return s;
+}
+
+static sim_world *run(hk_scn *s, int variant, int strategy, uint64_t seed)
+{
+    sim_opts o = {0};
+    o.seed = seed;
+    o.variant = variant;
+    o.strategy = strategy;
+    sim_world *w = sim_new(s, &o);
+    assert_non_null(w);
+    assert_int_equal(sim_run(w), 0);
+    return w;
+}
+
+static double share_avg(const sim_world *w, int li, int j, int from, int to)
+{
+    double s = 0;
+    int n = 0;
+    for (int p = from; p < to; p++)
+        if (!isnan(w->m[0].li[li].ms[j].share[p])) {
+            s += w->m[0].li[li].ms[j].share[p];
+            n++;
+        }
+    return n ? s / n : NAN;
+}
+
+static const char *TEXTBOOK =
+    "searchd { ha_period_karma = 60s }\n"
+    "table d { type = distributed\n agent = b1:9312|b2:9312|b3:9312|b4:9312:s\n"
+    " ha_strategy = nodeads\n}\n"
+    "mirror b1:9312 { service = constant(10ms) }\nmirror b2:9312 { service = constant(5ms) }\n"
+    "mirror b3:9312 { service = constant(30ms) }\nmirror b4:9312 { service = constant(3ms) }\n"
+    "workload { arrivals = poisson(400/s) duration = 20m }\n";
+
+static void pure_delay_shares_equal_weights(void **st)
+{
+    (void)st;
+    hk_scn *s = scn(TEXTBOOK);
+    sim_world *w = run(s, HK_VAR_MANTICORE_FIXED, -1, 3);
+    double want[4] = {0.15, 0.30, 0.05, 0.50};
+    for (int j = 0; j < 4; j++) {
+        assert_near(share_avg(w, 0, j, 2, w->period), want[j], 0.006);
+        assert_near(w->m[0].li[0].ms[j].prob[w->period - 1], want[j], 1e-4);
+    }
+    sim_conv c;
+    sim_convergence(w, 0, 0, &c);
+    assert_true(c.converged);
+    assert_true(c.t_s <= 60);
+    sim_free(w);
+    /* Manticore as coded: the weights never move, so shares stay at 1/4 */
+    w = run(s, HK_VAR_MANTICORE, -1, 3);
+    for (int j = 0; j < 4; j++)
+        assert_near(share_avg(w, 0, j, 1, w->period), 0.25, 0.01);
+    sim_free(w);
+    /* Sphinx 2.2.11: 1 - t/S, not normalised: 0.2639/0.2986/0.1250/0.3125 */
+    w = run(s, HK_VAR_SPHINX2, -1, 3);
+    double s2[4] = {0.2639, 0.2986, 0.1250, 0.3125};
+    for (int j = 0; j < 4; j++)
+        assert_near(share_avg(w, 0, j, 2, w->period), s2[j], 0.008);
+    sim_free(w);
+    hk_scn_free(s);
+}
+
+/* Erlang C: probability of waiting in M/M/c. */
+static double erlang_c(int c, double a)
+{
+    double sum = 0, term = 1;
+    for (int k = 0; k < c; k++) {
+        if (k > 0)
+            term *= a / k;
+        sum += term;
+    }
+    double last = term * a / c;
+    double rho = a / c;
+    double top = last / (1 - rho);
+    return top / (sum + top);
+}
+
+static void mmc_mean_wait(void **st)
+{
+    (void)st;
+    hk_scn *s = scn("table d { type = distributed\n agent = m:9312:s\n}\n"
+                    "mirror m:9312 { service = exponential(mean=10ms) threads = 4 }\n"
+                    "workload { arrivals = poisson(300/s) duration = 2000s }\n");
+    sim_world *w = run(s, HK_VAR_MANTICORE, -1, 11);
+    double lam = 300.0, mu = 100.0;
+    int c = 4;
+    double wq = erlang_c(c, lam / mu) / (c * mu - lam);
+    double want_ms = (wq + 1 / mu) * 1000.0;
+    double got_ms = hk_hist_mean(&w->all) / 1000.0;
+    /* 600k queries: the standard error of the mean is well under 1% */
+    assert_near(got_ms, want_ms, want_ms * 0.03);
+    assert_true(w->n_ok == w->all.n);
+    sim_free(w);
+    hk_scn_free(s);
+}
+
+static const char *DOWN =
+    "searchd { ha_period_karma = 60s  ha_ping_interval = 1000 }\n"
+    "table d { type = distributed\n agent = a:9312|b:9312:s\n}\n"
+    "mirror default { service = constant(2ms) rtt = constant(0.2ms) }\n"
+    "workload { arrivals = poisson(100/s) duration = 8m }\n"
+    "fault b:9312 { at = 120s for = 120s kind = down }\n";
+
+static void fault_timeline(void **st)
+{
+    (void)st;
+    hk_scn *s = scn(DOWN);
+    /* random: b keeps half the traffic and fails it while down */
+    sim_world *w = run(s, HK_VAR_MANTICORE, HK_STRAT_RANDOM, 5);
+    assert_near(share_avg(w, 0, 1, 2, 4), 0.5, 0.03);
+    assert_true(w->n_error > 5000 && w->n_error < 7000); /* 100/s x 120 s x 1/2 */
+    sim_free(w);
+    /* nodeads: b is dead after its 4th failure and gets (almost) nothing */
+    w = run(s, HK_VAR_MANTICORE, HK_STRAT_NODEADS, 5);
+    assert_true(share_avg(w, 0, 1, 2, 4) < 0.01);
+    assert_true(w->n_error < 20);
+    assert_near(share_avg(w, 0, 1, 5, w->period), 0.5, 0.03); /* back after a ping */
+    sim_readmit r;
+    sim_readmission(w, 0, &r);
+    assert_true(r.known && r.back);
+    assert_true(r.after_s <= 60);
+    sim_free(w);
+    hk_scn_free(s);
+}
+
+static void hang_counts_query_timeouts(void **st)
+{
+    (void)st;
+    hk_scn *s = scn("searchd { agent_query_timeout = 500 }\n"
+                    "table d { type = distributed\n agent = a:9312|b:9312:s\n"
+                    " ha_strategy = noerrors\n}\n"
+                    "mirror default { service = constant(2ms) }\n"
+                    "workload { arrivals = poisson(50/s) duration = 3m }\n"
+                    "fault a:9312 { at = 60s for = 60s kind = hang }\n");
+    sim_world *w = run(s, HK_VAR_MANTICORE, -1, 2);
+    hk_block b;
+    hk_dash_window(&w->m[0].dash[0], 125 * 1000000LL, 5, &b);
+    assert_true(b.c[HK_EV_QUERY_TIMEOUT] > 10);
+    assert_int_equal(b.c[HK_EV_CONNECT_FAILURE], 0);
+    /* noerrors stops sending to the hung mirror once its error ratio exceeds 3% */
+    assert_true(share_avg(w, 0, 0, 1, 2) < 0.1);
+    double lat = hk_hist_quantile(&w->all, 0.999) / 1000.0;
+    assert_true(lat >= 499 && lat <= 502);   /* timed-out queries waited 500 ms */
+    sim_free(w);
+    hk_scn_free(s);
+}
+
+static void retries_per_variant(void **st)
+{
+    (void)st;
+    hk_scn *s = scn("searchd { agent_retry_count = 1  agent_retry_delay = 10 }\n"
+                    "table d { type = distributed\n agent = a:9312|b:9312:s\n}\n"
+                    "mirror default { service = constant(1ms) }\n"
+                    "workload { arrivals = poisson(100/s) duration = 60s }\n"
+                    "fault b:9312 { at = 0s kind = down }\n");
+    /* Manticore: 1 x 2 mirrors = 2 retries, each re-running random: a failure needs 3 misses */
+    sim_world *w = run(s, HK_VAR_MANTICORE, HK_STRAT_RANDOM, 9);
+    double frac = (double)w->n_error / (double)w->all.n;
+    assert_near(frac, 0.125, 0.02);
+    sim_free(w);
+    /* Sphinx 2.2.11: a refused connect is not retried and retries stay on the mirror */
+    w = run(s, HK_VAR_SPHINX2, HK_STRAT_RANDOM, 9);
+    frac = (double)w->n_error / (double)w->all.n;
+    assert_near(frac, 0.5, 0.03);
+    sim_free(w);
+    hk_scn_free(s);
+}
+
+static void masters_and_determinism(void **st)
+{
+    (void)st;
+    hk_scn *s = scn("table d { type = distributed\n agent = a:9312|b:9312:s\n"
+                    " ha_strategy = noerrors\n}\n"
+                    "mirror a:9312 { service = lognormal(median=4ms, sigma=0.5) threads = 2 }\n"
+                    "mirror b:9312 { service = lognormal(median=8ms, sigma=0.5) threads = 2 }\n"
+                    "workload { arrivals = poisson(150/s) duration = 5m masters = 3 }\n");
+    sim_world *w1 = run(s, HK_VAR_MANTICORE_FIXED, -1, 77);
+    sim_world *w2 = run(s, HK_VAR_MANTICORE_FIXED, -1, 77);
+    assert_int_equal(w1->events, w2->events);
+    assert_true(w1->all.sum == w2->all.sum);
+    for (int m = 0; m < 3; m++)
+        for (int p = 0; p < w1->period; p++)
+            assert_true(w1->m[m].li[0].ms[0].prob[p] == w2->m[m].li[0].ms[0].prob[p]);
+    /* every master got its third of the queries and learnt its own weights */
+    for (int m = 0; m < 3; m++)
+        assert_true(w1->m[m].li[0].l->recalcs > 0);
+    sim_world *w3 = run(s, HK_VAR_MANTICORE_FIXED, -1, 78);
+    assert_true(w3->all.sum != w1->all.sum);
+    sim_free(w1);
+    sim_free(w2);
+    sim_free(w3);
+    hk_scn_free(s);
+}
+
+static void scenario_errors(void **st)
+{
+    (void)st;
+    static const struct { const char *text; int line, col; const char *needle; } cases[] = {
+        {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1ms)"
+         " colour = red }\nworkload { arrivals = poisson(1/s) }\n", 4, 38, "unknown key 'colour'"},
+        {"table d { type = distributed\n agent = a:1:s\n}\nmirror z:1 { service = constant(1) }\n"
+         "workload { arrivals = poisson(1/s) }\n", 4, 1, "expected host:port of a mirror"},
+        {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { threads = 2 }\n"
+         "workload { arrivals = poisson(1/s) }\n", 4, 1, "expected a 'service = DIST'"},
+        {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 {\n service = "
+         "lognormal(median=1ms, sigma=x)\n}\nworkload { arrivals = poisson(1/s) }\n", 5, 40,
+         "plain number"},
+        {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1) }\n"
+         "workload { arrivals = poisson(fast) }\n", 5, 31, "a rate such as 200/s"},
+        {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1) }\n"
+         "workload { arrivals = poisson(1/s) }\nfault a:1 { at = 1s kind = melt }\n", 6, 28,
+         "kind: expected down, hang"},
+        {"table d { type = distributed\n agent = a:1:s\n}\n"
+         "workload { arrivals = poisson(1/s) }\n", 1, 1, "has no behaviour"},
+        {"table d { type = distributed\n agent = a:1:s\n}\nmirror default { service = constant(1) }"
+         "\nsim { variant = mariadb }\nworkload { arrivals = poisson(1/s) }\n", 5, 17,
+         "variant: expected one of"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hk_conf *c;
+        hk_err e;
+        hk_scn *s = NULL;
+        const char *t = cases[i].text;
+        assert_int_equal(hk_conf_parse(t, strlen(t), "t.scn", &c, &e), 0);
+        assert_int_equal(hk_scn_build(c, NULL, &s, &e, NULL), -1);
+        assert_null(s);
+        if (e.line != cases[i].line || e.col != cases[i].col || !strstr(e.msg, cases[i].needle))
+            fail_msg("case %zu: got %d:%d '%s'", i, e.line, e.col, e.msg);
+        hk_conf_free(c);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pure_delay_shares_equal_weights),
+        cmocka_unit_test(mmc_mean_wait),
+        cmocka_unit_test(fault_timeline),
+        cmocka_unit_test(hang_counts_query_timeouts),
+        cmocka_unit_test(retries_per_variant),
+        cmocka_unit_test(masters_and_determinism),
+        cmocka_unit_test(scenario_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
