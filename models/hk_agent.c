@@ -169,7 +169,7 @@ static int parse_option(const cur *c, int i, char *opt, hk_agent_line *a)
         snprintf(a->strategy, sizeof a->strategy, "%s", v);
         a->strategy_col = c->pos.col + i;
     } else if (!strcmp(k, "blackhole")) {
-        int x;
+        int x = 0;
         if (opt_int(c, i, v, &x) < 0)
             return -1;
         a->blackhole = x != 0;

@@ -3,7 +3,10 @@
 
 #include <string.h>
 
-static int64_t floordiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static inline int64_t floordiv(int64_t a, int64_t b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 void hk_dash_init(hk_dash *d, int64_t karma_s)
 {
@@ -56,6 +59,33 @@ void hk_dash_record(hk_dash *d, int64_t now_us, hk_ev ev, int64_t start_us, int 
     }
     d->errors_a_row = ev == HK_EV_SUCCESS ? 0 : d->errors_a_row + 1;
     d->last_answer_us = now_us;
+    hk_dash_changed(d);
+}
+
+void hk_dash_subscribe(hk_dash *d, hk_dash_sub *s)
+{
+    s->next = d->subs;
+    if (d->subs)
+        d->subs->pprev = &s->next;
+    s->pprev = &d->subs;
+    d->subs = s;
+}
+
+void hk_dash_unsubscribe(hk_dash_sub *s)
+{
+    if (!s->pprev)
+        return;
+    *s->pprev = s->next;
+    if (s->next)
+        s->next->pprev = s->pprev;
+    s->next = NULL;
+    s->pprev = NULL;
+}
+
+void hk_dash_changed(hk_dash *d)
+{
+    for (hk_dash_sub *s = d->subs; s; s = s->next)
+        s->fn(s);
 }
 
 static void add(hk_block *acc, const hk_block *b)
@@ -73,13 +103,12 @@ static void add(hk_block *acc, const hk_block *b)
 void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out)
 {
     int64_t secs = floordiv(now_us, 1000000);
-    int64_t in_block = secs - floordiv(secs, d->karma_s) * d->karma_s;
-    if (in_block < d->karma_s / 2)
+    int64_t p = floordiv(secs, d->karma_s);
+    if (secs - p * d->karma_s < d->karma_s / 2)
         periods++;
     if (periods > HK_DASH_PERIODS)
         periods = HK_DASH_PERIODS;
     memset(out, 0, sizeof *out);
-    int64_t p = hk_dash_block_of(d, now_us);
     out->period = p;
     for (; periods > 0; periods--, p--) {
         const hk_block *b = &d->ring[(p % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];

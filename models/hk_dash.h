@@ -26,8 +26,15 @@ typedef struct hk_block {
     uint64_t pings;              /* hakarma extra: pings among the counters */
 } hk_block;
 
+/* Someone (a strategy's cache) told of every change to a dashboard. */
+typedef struct hk_dash_sub {
+    struct hk_dash_sub *next, **pprev;
+    void (*fn)(struct hk_dash_sub *self);
+} hk_dash_sub;
+
 typedef struct hk_dash {
     int64_t karma_s;
+    hk_dash_sub *subs;           /* intrusive list; the subscribers own the nodes */
     hk_block ring[HK_DASH_PERIODS];
     int64_t errors_a_row;
     int64_t last_query_us, last_answer_us;
@@ -48,6 +55,11 @@ void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out
 /* One exact block (zeroed if not stored). */
 void hk_dash_block(const hk_dash *d, int64_t period, hk_block *out);
 uint64_t hk_block_events(const hk_block *b);
+void hk_dash_subscribe(hk_dash *d, hk_dash_sub *s);
+void hk_dash_unsubscribe(hk_dash_sub *s);
+/* Tell subscribers the dashboard changed (hk_dash_record does it; call it after
+ * setting fields by hand). */
+void hk_dash_changed(hk_dash *d);
 int hk_dash_dead(const hk_dash *d);
 
 #endif

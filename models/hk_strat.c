@@ -1,11 +1,22 @@
 /* hk_strat: random, roundrobin, nodeads, noerrors (Manticore's StDiscardDead /
- * StLowErrors), the lazy half-period weight recomputation and weighted pick. */
+ * StLowErrors), the lazy half-period weight recomputation and the weighted
+ * pick. The two health strategies keep each mirror's class key in a segment
+ * tree (hk_stree) that is updated only for mirrors whose dashboard changed
+ * (dashboards notify their subscribers) and rebuilt when the window slides,
+ * so a pick costs O(log n), not O(n). */
 #include "hk_strat.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define HK_ALLOWED_ERROR_RATIO 0.03f
+
+typedef struct hk_line_sub {
+    hk_dash_sub base;            /* first: the dashboard's list links this */
+    hk_line *l;
+    int i;
+} hk_line_sub;
 
 int64_t hk_strat_timer(const hk_variant *v, const hk_block *b)
 {
@@ -21,15 +32,92 @@ int64_t hk_strat_timer(const hk_variant *v, const hk_block *b)
     return (int64_t)(b->total_us / ev);
 }
 
-/* ---- weights upkeep -------------------------------------------------- */
+static int64_t secs_of(int64_t us) { return us >= 0 ? us / 1000000 : -((-us + 999999) / 1000000); }
 
-static void fill_windows(hk_line *l, int64_t now_us)
+/* ---- class keys -------------------------------------------------------- */
+
+/* nodeads: errors in a row, <= 3 counting as 0. */
+static void key_nodeads(const hk_dash *d, double *k1, double *k2)
 {
-    for (int i = 0; i < l->n; i++)
-        hk_dash_window(l->dash[i], now_us, 1, &l->win[i]);
+    int64_t e = d->errors_a_row;
+    *k1 = (double)(e <= HK_DEAD_THRESHOLD ? 0 : e);
+    *k2 = 0;
 }
 
-/* Manticore/Sphinx: recompute when more than floor(K/2) s passed since last. */
+/* noerrors: no success in the window = not a candidate; else (critical ratio,
+ * all-error ratio) with ratios <= 3% as 0, computed in float as searchd does. */
+static void key_noerrors(const hk_dash *d, int64_t now, double *k1, double *k2)
+{
+    hk_block b;
+    hk_dash_window(d, now, 1, &b);
+    if (!b.c[HK_EV_SUCCESS]) {
+        *k1 = *k2 = INFINITY;
+        return;
+    }
+    uint64_t n = hk_block_events(&b), crit = 0;
+    for (int k = 0; k < HK_EV_WARNING; k++)
+        crit += b.c[k];
+    float rc = (float)crit / (float)n, ra = (float)(crit + b.c[HK_EV_WARNING]) / (float)n;
+    *k1 = rc <= HK_ALLOWED_ERROR_RATIO ? 0.0f : rc;
+    *k2 = ra <= HK_ALLOWED_ERROR_RATIO ? 0.0f : ra;
+}
+
+/* Which blocks the window covers: changes at block starts and half-blocks. */
+static int64_t window_id(const hk_line *l, int64_t now)
+{
+    int64_t k = l->dash[0]->karma_s, s = secs_of(now);
+    int64_t blk = hk_dash_block_of(l->dash[0], now);
+    return blk * 2 + (s - blk * k >= k / 2);
+}
+
+static void set_leaf(hk_line *l, int i, int64_t now)
+{
+    double k1, k2;
+    if (l->strat == HK_STRAT_NODEADS)
+        key_nodeads(l->dash[i], &k1, &k2);
+    else
+        key_noerrors(l->dash[i], now, &k1, &k2);
+    hk_stree_leaf(&l->tree, i, k1, k2, l->w[i]);
+}
+
+/* Bring the class tree up to date at time now. */
+static void refresh(hk_line *l, int64_t now)
+{
+    int64_t wid = l->strat == HK_STRAT_NOERRORS ? window_id(l, now) : 0;
+    if (!l->tree_ok || wid != l->wid) {
+        for (int i = 0; i < l->n; i++) {
+            set_leaf(l, i, now);
+            l->isdirty[i] = 0;
+        }
+        hk_stree_build(&l->tree);
+        l->ndirty = 0;
+        l->wid = wid;
+        l->tree_ok = 1;
+        return;
+    }
+    for (int k = 0; k < l->ndirty; k++) {
+        int i = l->dirty[k];
+        l->isdirty[i] = 0;
+        set_leaf(l, i, now);
+        hk_stree_fix(&l->tree, i);
+    }
+    l->ndirty = 0;
+}
+
+static void on_dash_change(hk_dash_sub *s)
+{
+    hk_line_sub *ls = (hk_line_sub *)s;
+    hk_line *l = ls->l;
+    if (!l->isdirty[ls->i]) {
+        l->isdirty[ls->i] = 1;
+        l->dirty[l->ndirty++] = ls->i;
+    }
+}
+
+/* ---- weights upkeep -------------------------------------------------- */
+
+/* Manticore/Sphinx: recompute when more than floor(K/2) s passed since the
+ * last time; the documented variant once per karma block, from the last block. */
 static void maybe_recalc(hk_line *l, int64_t now_us)
 {
     int64_t karma = l->dash[0]->karma_s;
@@ -44,7 +132,7 @@ static void maybe_recalc(hk_line *l, int64_t now_us)
             l->timers[i] = hk_strat_timer(l->var, &b);
         }
     } else {
-        int64_t secs = now_us >= 0 ? now_us / 1000000 : -((-now_us + 999999) / 1000000);
+        int64_t secs = secs_of(now_us);
         if (secs - l->last_recalc_s <= karma / 2)
             return;
         l->last_recalc_s = secs;
@@ -56,92 +144,7 @@ static void maybe_recalc(hk_line *l, int64_t now_us)
     }
     l->var->rebalance(l->timers, l->w, l->n);
     l->recalcs++;
-}
-
-/* ---- candidate classes ----------------------------------------------- */
-
-/* nodeads: mirrors with the lowest clamped errors-in-a-row, index order. */
-static int cand_nodeads(const hk_line *l, int *cand)
-{
-    int nc = 0;
-    int64_t best = -1;
-    for (int i = 0; i < l->n; i++) {
-        int64_t e = l->dash[i]->errors_a_row;
-        if (e <= HK_DEAD_THRESHOLD)
-            e = 0;
-        if (best < 0 || e < best) {
-            best = e;
-            nc = 0;
-        }
-        if (e == best)
-            cand[nc++] = i;
-    }
-    return nc;
-}
-
-/* noerrors: skip mirrors without successes; lowest critical ratio, then lowest
- * all-error ratio; ratios <= 3% count as 0. Returns 0 if none qualifies. */
-static int cand_noerrors(const hk_line *l, const hk_block *win, int *cand)
-{
-    int nc = 0;
-    float best_rc = 1.0f, best_ra = 1.0f;
-    for (int i = 0; i < l->n; i++) {
-        const hk_block *b = &win[i];
-        uint64_t n = hk_block_events(b), crit = 0;
-        for (int k = 0; k < HK_EV_WARNING; k++)
-            crit += b->c[k];
-        uint64_t all = crit + b->c[HK_EV_WARNING];
-        if (!b->c[HK_EV_SUCCESS])
-            continue;
-        float rc = (float)crit / (float)n, ra = (float)all / (float)n;
-        if (rc <= HK_ALLOWED_ERROR_RATIO)
-            rc = 0.0f;
-        if (ra <= HK_ALLOWED_ERROR_RATIO)
-            ra = 0.0f;
-        if (rc < best_rc || (rc == best_rc && ra < best_ra)) {
-            best_rc = rc;
-            best_ra = ra;
-            nc = 0;
-        }
-        if (rc == best_rc && ra == best_ra)
-            cand[nc++] = i;
-    }
-    return nc;
-}
-
-/* Manticore's ChooseWeightedRandAgent: the last candidate is the "best" and is
- * tried first; all-zero weights therefore pick it. */
-static int pick_weighted(const hk_line *l, const int *cand, int nc, gsl_rng *r)
-{
-    int best = cand[nc - 1];
-    double bound = l->w[best], limit = bound;
-    for (int k = 0; k < nc - 1; k++)
-        limit += l->w[cand[k]];
-    double chance = gsl_rng_uniform(r) * limit;
-    if (chance <= bound)
-        return best;
-    for (int k = 0; k < nc - 1; k++) {
-        bound += l->w[cand[k]];
-        if (chance <= bound)
-            return cand[k];
-    }
-    return cand[nc - 2];
-}
-
-static void probs_weighted(const hk_line *l, const int *cand, int nc, double *p)
-{
-    double sum = 0.0;
-    memset(p, 0, (size_t)l->n * sizeof *p);
-    for (int k = 0; k < nc; k++)
-        sum += l->w[cand[k]];
-    for (int k = 0; k < nc; k++)
-        p[cand[k]] = sum > 0.0 ? l->w[cand[k]] / sum : (k == nc - 1);
-}
-
-static void probs_uniform(const hk_line *l, double *p)
-{
-    for (int i = 0; i < l->n; i++)
-        p[i] = 1.0 / l->n;
+    l->tree_ok = 0; /* weights changed: rebuild on the next refresh */
 }
 
 /* ---- the four strategies --------------------------------------------- */
@@ -155,7 +158,8 @@ static int ch_random(hk_line *l, int64_t now_us, gsl_rng *r)
 static void pr_uniform(hk_line *l, int64_t now_us, double *p)
 {
     (void)now_us;
-    probs_uniform(l, p);
+    for (int i = 0; i < l->n; i++)
+        p[i] = 1.0 / l->n;
 }
 
 static int ch_roundrobin(hk_line *l, int64_t now_us, gsl_rng *r)
@@ -167,44 +171,37 @@ static int ch_roundrobin(hk_line *l, int64_t now_us, gsl_rng *r)
     return i;
 }
 
-static int ch_nodeads(hk_line *l, int64_t now_us, gsl_rng *r)
+/* nodeads and noerrors: best class, weighted random inside it; noerrors with
+ * no candidate at all falls back to plain random. */
+static int ch_health(hk_line *l, int64_t now_us, gsl_rng *r)
 {
-    int nc = cand_nodeads(l, l->cand);
+    refresh(l, now_us);
     maybe_recalc(l, now_us);
-    return nc == 1 ? l->cand[0] : pick_weighted(l, l->cand, nc, r);
+    refresh(l, now_us);
+    int i = hk_stree_pick(&l->tree, gsl_rng_uniform(r));
+    return i >= 0 ? i : ch_random(l, now_us, r);
 }
 
-static void pr_nodeads(hk_line *l, int64_t now_us, double *p)
+static void pr_health(hk_line *l, int64_t now_us, double *p)
 {
-    (void)now_us;
-    probs_weighted(l, l->cand, cand_nodeads(l, l->cand), p);
-}
-
-static int ch_noerrors(hk_line *l, int64_t now_us, gsl_rng *r)
-{
-    fill_windows(l, now_us);
-    int nc = cand_noerrors(l, l->win, l->cand);
-    maybe_recalc(l, now_us);
-    if (nc == 0)
-        return ch_random(l, now_us, r);
-    return nc == 1 ? l->cand[0] : pick_weighted(l, l->cand, nc, r);
-}
-
-static void pr_noerrors(hk_line *l, int64_t now_us, double *p)
-{
-    fill_windows(l, now_us);
-    int nc = cand_noerrors(l, l->win, l->cand);
-    if (nc == 0)
-        probs_uniform(l, p);
-    else
-        probs_weighted(l, l->cand, nc, p);
+    refresh(l, now_us);
+    const hk_stree_node *root = hk_stree_root(&l->tree);
+    if (root->last < 0) {
+        pr_uniform(l, now_us, p);
+        return;
+    }
+    for (int i = 0; i < l->n; i++) {
+        const hk_stree_node *x = &l->tree.t[l->tree.size + i];
+        int in = x->k1 == root->k1 && x->k2 == root->k2;
+        p[i] = !in ? 0.0 : root->wsum > 0 ? l->w[i] / root->wsum : (i == root->last);
+    }
 }
 
 static const hk_strat_ops ops[HK_STRAT_N] = {
     {"random", 0, ch_random, pr_uniform},
     {"roundrobin", 0, ch_roundrobin, pr_uniform},
-    {"nodeads", 1, ch_nodeads, pr_nodeads},
-    {"noerrors", 1, ch_noerrors, pr_noerrors},
+    {"nodeads", 1, ch_health, pr_health},
+    {"noerrors", 1, ch_health, pr_health},
 };
 
 int hk_strat_find(const char *value)
@@ -232,14 +229,24 @@ hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
     l->dash = calloc((size_t)n, sizeof *l->dash);
     l->w = calloc((size_t)n, sizeof *l->w);
     l->timers = calloc((size_t)n, sizeof *l->timers);
-    l->cand = calloc((size_t)n, sizeof *l->cand);
-    l->win = calloc((size_t)n, sizeof *l->win);
-    if (!l->dash || !l->w || !l->timers || !l->cand || !l->win) {
+    l->dirty = calloc((size_t)n, sizeof *l->dirty);
+    l->isdirty = calloc((size_t)n, 1);
+    l->subs = calloc((size_t)n, sizeof(hk_line_sub));
+    if (!l->dash || !l->w || !l->timers || !l->dirty || !l->isdirty || !l->subs ||
+        hk_stree_init(&l->tree, n) < 0) {
         hk_line_free(l);
         return NULL;
     }
     memcpy(l->dash, dash, (size_t)n * sizeof *dash);
     var->init(l->w, n);
+    if (hk_strat_get(strat)->adaptive)
+        for (int i = 0; i < n; i++) {
+            hk_line_sub *s = &((hk_line_sub *)l->subs)[i];
+            s->base.fn = on_dash_change;
+            s->l = l;
+            s->i = i;
+            hk_dash_subscribe(dash[i], &s->base);
+        }
     return l;
 }
 
@@ -247,11 +254,15 @@ void hk_line_free(hk_line *l)
 {
     if (!l)
         return;
+    for (int i = 0; l->subs && i < l->n; i++)
+        hk_dash_unsubscribe(&((hk_line_sub *)l->subs)[i].base);
+    free(l->subs);
     free(l->dash);
     free(l->w);
     free(l->timers);
-    free(l->cand);
-    free(l->win);
+    free(l->dirty);
+    free(l->isdirty);
+    hk_stree_free(&l->tree);
     free(l);
 }
 

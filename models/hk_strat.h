@@ -2,7 +2,8 @@
  * for every strategy: hk_line_choose() picks (and may lazily recompute the
  * line's weights, as searchd does), hk_line_probs() reports the selection
  * probability in force without changing the line's state (it uses the
- * line's scratch buffers only). A new strategy is one more
+ * line's caches only). Dashboards must outlive the lines that use them; change
+ * a dashboard's fields by hand only followed by hk_dash_changed(). A new strategy is one more
  * row in the ops table (hk_strat.c); callers do not change.
  * Randomness comes from the caller's seeded GSL generator. */
 #ifndef HK_STRAT_H
@@ -11,6 +12,7 @@
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
 #include "hk_dash.h"
+#include "hk_stree.h"
 #include "hk_variant.h"
 
 enum {
@@ -29,8 +31,13 @@ typedef struct hk_line {
     uint64_t rr;                 /* roundrobin counter */
     uint64_t recalcs;            /* weight recomputations done */
     int64_t *timers;             /* scratch: per-mirror timers */
-    int *cand;                   /* scratch: candidate list */
-    hk_block *win;               /* scratch: per-mirror window sums */
+    /* health strategies' cache: class keys and weights in a segment tree */
+    hk_stree tree;
+    int tree_ok;
+    int64_t wid;                 /* window the keys were computed for */
+    int *dirty, ndirty;          /* mirrors whose dashboard changed since */
+    char *isdirty;
+    void *subs;                  /* dashboard subscriptions (one per mirror) */
 } hk_line;
 
 typedef struct hk_strat_ops {

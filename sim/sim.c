@@ -255,8 +255,7 @@ static void query_finish(sim_world *w, int qi)
     uint64_t *pc[3] = {&w->per_ok, &w->per_partial, &w->per_err};
     (*c[status])++;
     (*pc[status])++;
-    hk_hist_add(&w->all, lat);
-    hk_hist_add(&w->per_all, lat);
+    hk_hist_add(&w->per_all, lat); /* merged into w->all when the period closes */
     if (w->o.queries)
         sim_out_query(w, q, LS(w, qi));
     q->reported = 1;
@@ -287,6 +286,8 @@ static void done_at(sim_world *w, int64_t t, int qi, int k, hk_ev ev)
     LS(w, qi)[k].ev = ev;
     sim_heap_push(&w->h, t, EV_DONE, qi, k);
 }
+
+static void mirror_in(sim_world *w, int64_t now, int qi, int k);
 
 static void attempt(sim_world *w, int qi, int k, int64_t now, int choose)
 {
@@ -319,7 +320,10 @@ static void attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     ls->connect_us = c;
     ls->t_conn = now + c;
     ls->r2 = (int64_t)rtt(mr);
-    sim_heap_push(&w->h, ls->t_conn + ls->r2 / 2, EV_MIRROR_IN, qi, k);
+    if (mr->threads == 0) /* no queue: nothing depends on arrival order at the mirror */
+        mirror_in(w, ls->t_conn + ls->r2 / 2, qi, k);
+    else
+        sim_heap_push(&w->h, ls->t_conn + ls->r2 / 2, EV_MIRROR_IN, qi, k);
 }
 
 /* FCFS behind `threads` workers: start at max(arrival, earliest free worker). */
@@ -400,8 +404,7 @@ static void on_done(sim_world *w, int64_t now, int qi, int k)
     sim_mstat *ms = &linst(w, q, k)->ms[ls->mirror];
     sim_total *tt = &w->tot[w->li_base[q->table] + k][ls->mirror];
     if (ok) {
-        hk_hist_add(&ms->per, (double)(now - ls->t_start));
-        hk_hist_add(&tt->lat, (double)(now - ls->t_start));
+        hk_hist_add(&ms->per, (double)(now - ls->t_start)); /* merged into tt at period close */
         tt->ok++;
     } else {
         ms->err++;
@@ -504,6 +507,21 @@ static void sample_probs(sim_world *w, int64_t now)
         }
 }
 
+/* Fold the period histograms into the run totals. */
+static void fold_period(sim_world *w)
+{
+    for (int mi = 0; mi < w->nm; mi++)
+        for (int i = 0; i < w->nli; i++) {
+            sim_linst *li = &w->m[mi].li[i];
+            for (int j = 0; j < li->l->n; j++) {
+                hk_hist_merge(&w->tot[i][j].lat, &li->ms[j].per);
+                hk_hist_reset(&li->ms[j].per);
+            }
+        }
+    hk_hist_merge(&w->all, &w->per_all);
+    hk_hist_reset(&w->per_all);
+}
+
 static void close_period(sim_world *w, int64_t now)
 {
     if (w->period >= w->nperiods)
@@ -525,12 +543,11 @@ static void close_period(sim_world *w, int64_t now)
                 ms->q = ms->err = 0;
                 ms->psum = 0;
                 ms->pn = 0;
-                hk_hist_reset(&ms->per);
             }
         }
     if (w->o.latency)
         sim_out_latency(w);
-    hk_hist_reset(&w->per_all);
+    fold_period(w);
     w->per_ok = w->per_partial = w->per_err = 0;
     w->period++;
 }
@@ -571,5 +588,6 @@ int sim_run(sim_world *w)
         w->events++;
         dispatch(w, &e);
     }
+    fold_period(w); /* queries that finished after the last period closed */
     return w->trace_failed ? -1 : 0;
 }

@@ -92,6 +92,8 @@ static void nodeads_classes(void **st)
     hk_line *l = hk_line_new(3, f->p, HK_STRAT_NODEADS, hk_variant_get(HK_VAR_MANTICORE));
     f->d[1].errors_a_row = 5;
     f->d[2].errors_a_row = 2;
+    hk_dash_changed(&f->d[1]);
+    hk_dash_changed(&f->d[2]);
     int c[3];
     counts(l, S(1), 3000, f->r, c);
     assert_int_equal(c[1], 0);
@@ -103,6 +105,8 @@ static void nodeads_classes(void **st)
     /* all dead: the least bad wins deterministically */
     f->d[0].errors_a_row = 7;
     f->d[2].errors_a_row = 9;
+    hk_dash_changed(&f->d[0]);
+    hk_dash_changed(&f->d[2]);
     counts(l, S(1), 100, f->r, c);
     assert_int_equal(c[1], 100);
     hk_line_probs(l, S(1), p);
@@ -295,6 +299,63 @@ static void sphinx2_weights_in_action(void **st)
     fx_free(f);
 }
 
+/* A brute-force reading of the spec (§1.3-1.5), independent of hk_strat's
+ * tree: the selection probability of each mirror. */
+static void reference_probs(const hk_line *l, int64_t now, double *p)
+{
+    int n = l->n, cand[MAXM], nc = 0;
+    if (l->strat == HK_STRAT_RANDOM || l->strat == HK_STRAT_ROUNDROBIN) {
+        for (int i = 0; i < n; i++)
+            p[i] = 1.0 / n;
+        return;
+    }
+    if (l->strat == HK_STRAT_NODEADS) {
+        int64_t best = -1;
+        for (int i = 0; i < n; i++) {
+            int64_t e = l->dash[i]->errors_a_row > 3 ? l->dash[i]->errors_a_row : 0;
+            if (best < 0 || e < best) {
+                best = e;
+                nc = 0;
+            }
+            if (e == best)
+                cand[nc++] = i;
+        }
+    } else {
+        float brc = 2, bra = 2;
+        for (int i = 0; i < n; i++) {
+            hk_block b;
+            hk_dash_window(l->dash[i], now, 1, &b);
+            if (!b.c[HK_EV_SUCCESS])
+                continue;
+            float tot = (float)hk_block_events(&b), crit = 0;
+            for (int k = 0; k < HK_EV_WARNING; k++)
+                crit += (float)b.c[k];
+            float rc = crit / tot, ra = (crit + (float)b.c[HK_EV_WARNING]) / tot;
+            rc = rc <= 0.03f ? 0 : rc;
+            ra = ra <= 0.03f ? 0 : ra;
+            if (rc < brc || (rc == brc && ra < bra)) {
+                brc = rc;
+                bra = ra;
+                nc = 0;
+            }
+            if (rc == brc && ra == bra)
+                cand[nc++] = i;
+        }
+        if (!nc) {
+            for (int i = 0; i < n; i++)
+                p[i] = 1.0 / n;
+            return;
+        }
+    }
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        p[i] = 0;
+    for (int k = 0; k < nc; k++)
+        sum += l->w[cand[k]];
+    for (int k = 0; k < nc; k++)
+        p[cand[k]] = sum > 0 ? l->w[cand[k]] / sum : (k == nc - 1);
+}
+
 /* Properties over random states: probabilities >= 0 summing to 1; the
  * empirical pick frequency follows them; nodeads never picks a dead mirror
  * while a live one exists. */
@@ -319,16 +380,23 @@ static void properties(void **st)
         }
         hk_line *l = hk_line_new(n, f->p, strat, hk_variant_get((hk_variant_id)var));
         int live = 0;
-        for (int i = 0; i < n; i++)
-            live |= !hk_dash_dead(&f->d[i]);
-        for (int step = 0; step < 5; step++) {
-            int64_t now = t + S(step * 45);
+        for (int step = 0; step < 12; step++) {
+            int64_t now = t + S(step * 17);
+            int who = (int)gsl_rng_uniform_int(r, n);
+            hk_dash_record(&f->d[who], now, (hk_ev)gsl_rng_uniform_int(r, HK_EV_N), now - 5000,
+                           (int)gsl_rng_uniform_int(r, 2), -1);
+            live = 0;
+            for (int i = 0; i < n; i++)
+                live |= !hk_dash_dead(&f->d[i]);
             int pick = hk_line_choose(l, now, f->r);
             assert_in_range(pick, 0, n - 1);
             if (strat == HK_STRAT_NODEADS && live)
                 assert_false(hk_dash_dead(&f->d[pick]));
-            double p[MAXM], sum = 0;
+            double p[MAXM], ref[MAXM], sum = 0;
             hk_line_probs(l, now, p);
+            reference_probs(l, now, ref);
+            for (int i = 0; i < n; i++)
+                assert_near(p[i], ref[i], 1e-9);
             for (int i = 0; i < n; i++) {
                 assert_true(p[i] >= 0.0 && isfinite(p[i]));
                 sum += p[i];

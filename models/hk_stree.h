@@ -1,0 +1,30 @@
+/* hk_stree: a segment tree over the mirrors of one agent line, keeping for
+ * every subtree the smallest health key (k1, then k2), the summed weight of
+ * the mirrors that have it, and the highest index that has it. It makes a
+ * strategy pick O(log n) — weighted random among the healthiest class, or
+ * that class's last mirror when their weights are all 0 — and an update of
+ * one mirror O(log n). */
+#ifndef HK_STREE_H
+#define HK_STREE_H
+
+typedef struct hk_stree_node {
+    double k1, k2, wsum;
+    int last;                    /* highest leaf index attaining the key, -1 = none */
+} hk_stree_node;
+
+typedef struct hk_stree {
+    int n, size;                 /* leaves used, leaves allocated (power of two) */
+    hk_stree_node *t;            /* 2*size nodes, root at 1 */
+} hk_stree;
+
+int hk_stree_init(hk_stree *s, int n);
+void hk_stree_free(hk_stree *s);
+/* Set leaf i; hk_stree_fix(i) repairs its path, hk_stree_build() all. */
+void hk_stree_leaf(hk_stree *s, int i, double k1, double k2, double w);
+void hk_stree_fix(hk_stree *s, int i);
+void hk_stree_build(hk_stree *s);
+const hk_stree_node *hk_stree_root(const hk_stree *s);
+/* u in [0,1): leaf of the best class, chosen with probability w / wsum. */
+int hk_stree_pick(const hk_stree *s, double u);
+
+#endif
