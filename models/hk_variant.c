@@ -5,13 +5,13 @@
 #include "hk_weights.h"
 
 static const hk_variant variants[HK_VAR_N] = {
-    {"manticore", "Manticore's code as it is (timer defect: weights stay 100/N)", 1, 1, 0,
+    {"manticore", "Manticore's code as it is (timer defect: weights stay 100/N)", 1, 1, 0, 0,
      HK_LAYOUT_MANTICORE, 1.0, hk_weights_manticore_init, hk_weights_manticore},
-    {"manticore-fixed", "Manticore with the timer it intends (hakarma extension)", 0, 1, 0,
+    {"manticore-fixed", "Manticore with the timer it intends (hakarma extension)", 0, 1, 0, 0,
      HK_LAYOUT_MANTICORE, 1.0, hk_weights_manticore_init, hk_weights_manticore},
-    {"sphinx2", "Sphinx 2.2.11", 0, 0, 0, HK_LAYOUT_SPHINX2, 1.0, hk_weights_sphinx2_init,
+    {"sphinx2", "Sphinx 2.2.11", 0, 0, 0, 1, HK_LAYOUT_SPHINX2, 1.0, hk_weights_sphinx2_init,
      hk_weights_sphinx2},
-    {"documented", "the manual's multiplicative rule, once per karma period", 0, 1, 1,
+    {"documented", "the manual's multiplicative rule, once per karma period", 0, 1, 1, 0,
      HK_LAYOUT_MANTICORE, 100.0, hk_weights_documented_init, hk_weights_documented},
 };
 

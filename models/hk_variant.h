@@ -27,6 +27,8 @@ typedef struct hk_variant {
     int timer_reads_timeouts;    /* Manticore's defect */
     int rechoose_on_retry;       /* Manticore: every attempt runs the strategy */
     int per_period;              /* recompute once per karma block, from the last full block */
+    int hello_in_connect;        /* 2.2.11: the connect phase lasts until the server's hello;
+                                    Manticore pipelines, so a silent peer is a query timeout */
     hk_layout layout;            /* SHOW AGENT STATUS layout */
     double display_scale;        /* weight x this = what SHOW AGENT STATUS prints */
     void (*init)(double *w, int n);

@@ -362,8 +362,11 @@ static void mirror_in(sim_world *w, int64_t now, int qi, int k)
     double x = 0;
     hk_fault_kind f = hk_scn_fault_at(w->s, h, now, &x);
     int64_t deadline = ls->t_conn + t->query_timeout_us;
-    if (f == HK_FAULT_HANG) {
-        done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
+    if (f == HK_FAULT_HANG) { /* accepts, never says hello, never answers */
+        if (w->var->hello_in_connect)
+            done_at(w, ls->t_start + t->connect_timeout_us, qi, k, HK_EV_CONNECT_TIMEOUT);
+        else
+            done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
         return;
     }
     double perr = mr->b->errors, u = gsl_rng_uniform(mr->rng);
@@ -470,7 +473,7 @@ static void on_ping(sim_world *w, int64_t now, int mi, int h)
     } else if (f == HK_FAULT_PARTITION) {
         out = HK_EV_CONNECT_TIMEOUT;
     } else if (f == HK_FAULT_HANG) {
-        out = HK_EV_QUERY_TIMEOUT;
+        out = w->var->hello_in_connect ? HK_EV_CONNECT_TIMEOUT : HK_EV_QUERY_TIMEOUT;
     } else {
         int64_t trip = (int64_t)(rtt(&w->mir[h]) + rtt(&w->mir[h]));
         if (trip < iv)
@@ -586,6 +589,7 @@ int sim_run(sim_world *w)
     sim_ev e;
     while (sim_heap_pop(&w->h, &e)) {
         w->events++;
+        w->t_now = e.t;
         dispatch(w, &e);
     }
     fold_period(w); /* queries that finished after the last period closed */

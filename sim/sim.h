@@ -92,6 +92,7 @@ typedef struct sim_world {
     int64_t end_us;
     int nperiods, period;        /* periods with history, current period index */
     uint64_t next_id, events;
+    int64_t t_now;               /* time of the last event run */
     uint64_t n_ok, n_partial, n_error;
     hk_hist all, per_all;
     uint64_t per_ok, per_partial, per_err;

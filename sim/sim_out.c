@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include "hk_csv.h"
+#include "hk_report.h"
 
 const char *sim_ev_name(int ev)
 {
@@ -15,8 +16,7 @@ const char *sim_ev_name(int ev)
 void sim_out_headers(const sim_opts *o)
 {
     if (o->periods)
-        fputs("period,t_start_s,master,table,agent,mirror,probability,weight,queries,errors,"
-              "alive,latency_mean_ms,latency_p99_ms\n", o->periods);
+        hk_rep_periods_header(o->periods);
     if (o->latency)
         fputs("period,t_start_s,queries,ok,partial,errors,latency_mean_ms,latency_p50_ms,"
               "latency_p99_ms\n", o->latency);
@@ -26,20 +26,15 @@ void sim_out_headers(const sim_opts *o)
 
 void sim_out_period(sim_world *w, int master, const sim_linst *li, int j, int64_t now)
 {
-    FILE *f = w->o.periods;
     const hk_table *t = &w->s->cl->tables[li->table];
     const hk_line_conf *lc = &t->lines[li->line];
     const sim_mstat *ms = &li->ms[j];
     int64_t k = sim_karma_us(w);
-    fprintf(f, "%d,%.3f,%d,", w->period, (double)((int64_t)w->period * k) / 1e6, master);
-    hk_csv_str(f, t->name, 1);
-    fprintf(f, ",%d,", li->line + 1);
-    hk_csv_str(f, w->s->cl->hosts[lc->host[j]].name, 1);
-    const hk_dash *d = &w->m[master].dash[lc->host[j]];
-    fprintf(f, ",%.6f,%.4f,%" PRIu64 ",%" PRIu64 ",%d,%.3f,%.3f\n", ms->prob[w->period],
-            li->l->w[j] * w->var->display_scale, ms->q, ms->err, !hk_dash_dead(d),
-            hk_hist_mean(&ms->per) / 1000.0, hk_hist_quantile(&ms->per, 0.99) / 1000.0);
     (void)now;
+    hk_rep_period_row(w->o.periods, w->period, (double)((int64_t)w->period * k) / 1e6, master,
+                      t->name, li->line + 1, w->s->cl->hosts[lc->host[j]].name,
+                      ms->prob[w->period], li->l->w[j] * w->var->display_scale, ms->q, ms->err,
+                      !hk_dash_dead(&w->m[master].dash[lc->host[j]]), &ms->per);
 }
 
 void sim_out_latency(sim_world *w)

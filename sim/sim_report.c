@@ -7,6 +7,7 @@
 #include "hk_buf.h"
 #include "hk_csv.h"
 #include "hk_file.h"
+#include "hk_report.h"
 #include "hk_status.h"
 #include "sim_out.h"
 
@@ -208,8 +209,7 @@ static int write_summary(const sim_world *w, const char *dir, hk_err *err)
     if (hk_out_open(&o, dir, "summary.csv", err) < 0)
         return -1;
     const hk_cluster *cl = w->s->cl;
-    fputs("table,agent,mirror,queries,share,errors,latency_mean_ms,latency_p50_ms,"
-          "latency_p95_ms,latency_p99_ms,latency_p999_ms\n", o.f);
+    hk_rep_summary_header(o.f);
     for (int t = 0; t < cl->ntables; t++)
         for (int k = 0; k < cl->tables[t].nlines; k++) {
             const hk_line_conf *lc = &cl->tables[t].lines[k];
@@ -217,17 +217,10 @@ static int write_summary(const sim_world *w, const char *dir, hk_err *err)
             uint64_t sum = 0;
             for (int j = 0; j < lc->a.n; j++)
                 sum += tt[j].q;
-            for (int j = 0; j < lc->a.n; j++) {
-                hk_csv_str(o.f, cl->tables[t].name, 1);
-                fprintf(o.f, ",%d,", k + 1);
-                hk_csv_str(o.f, cl->hosts[lc->host[j]].name, 1);
-                fprintf(o.f, ",%" PRIu64 ",%.6f,%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f\n", tt[j].q,
-                        sum ? (double)tt[j].q / (double)sum : 0.0, tt[j].err,
-                        ms(hk_hist_mean(&tt[j].lat)), ms(hk_hist_quantile(&tt[j].lat, 0.5)),
-                        ms(hk_hist_quantile(&tt[j].lat, 0.95)),
-                        ms(hk_hist_quantile(&tt[j].lat, 0.99)),
-                        ms(hk_hist_quantile(&tt[j].lat, 0.999)));
-            }
+            for (int j = 0; j < lc->a.n; j++)
+                hk_rep_summary_row(o.f, cl->tables[t].name, k + 1, cl->hosts[lc->host[j]].name,
+                                   tt[j].q, sum ? (double)tt[j].q / (double)sum : 0.0, tt[j].err,
+                                   &tt[j].lat);
         }
     return hk_out_commit(&o, err);
 }
@@ -254,44 +247,13 @@ static int write_convergence(const sim_world *w, const char *dir, hk_err *err)
 
 static void status_text(const sim_world *w, hk_buf *b)
 {
-    const hk_cluster *cl = w->s->cl;
-    hk_status_host hosts[cl->nhosts];
-    for (int h = 0; h < cl->nhosts; h++) {
-        hosts[h].name = cl->hosts[h].name;
-        hosts[h].refs = cl->hosts[h].refs;
-        hosts[h].pinged = cl->set.ping_us > 0 && cl->hosts[h].in_ha_nonbh;
-        hosts[h].perspool = 0;
-        hosts[h].dash = &w->m[0].dash[h];
-    }
-    hk_buf_printf(b, "-- SHOW AGENT STATUS (master 0, at %.3f s; %s layout)\n",
-                  (double)w->end_us / 1e6, w->var->layout == HK_LAYOUT_SPHINX2 ? "Sphinx 2.2.11"
-                  : "Manticore");
-    hk_status_global(b, w->var->layout, cl->set.karma_s, hosts, cl->nhosts, w->end_us);
-    for (int t = 0; t < cl->ntables; t++) {
-        const hk_table *tb = &cl->tables[t];
-        hk_status_line lines[tb->nlines > 0 ? tb->nlines : 1];
-        int nm = 0;
-        for (int k = 0; k < tb->nlines; k++)
-            nm += tb->lines[k].a.n;
-        hk_status_mirror ms[nm > 0 ? nm : 1];
-        char ids[nm > 0 ? nm : 1][HK_HOST_MAX + HK_INDEXES_MAX + 16];
-        int o = 0;
-        for (int k = 0; k < tb->nlines; k++) {
-            const hk_line_conf *lc = &tb->lines[k];
-            const hk_line *l = w->m[0].li[w->li_base[t] + k].l;
-            lines[k].n = lc->a.n;
-            lines[k].m = &ms[o];
-            for (int j = 0; j < lc->a.n; j++, o++) {
-                snprintf(ids[o], sizeof ids[o], "%s:%s", cl->hosts[lc->host[j]].name,
-                         lc->a.m[j].indexes);
-                ms[o] = (hk_status_mirror){ids[o], l->w[j] * w->var->display_scale,
-                                           lc->a.blackhole, lc->a.persistent};
-            }
-        }
-        hk_buf_printf(b, "\n-- SHOW AGENT %s STATUS\n", tb->name);
-        hk_status_table(b, w->var->layout, (const char *const *)tb->local, tb->nlocal, lines,
-                        tb->nlines);
-    }
+    hk_line *lines[w->nli > 0 ? w->nli : 1];
+    for (int i = 0; i < w->nli; i++)
+        lines[i] = w->m[0].li[i].l;
+    char title[64];
+    int64_t at = w->t_now > w->end_us ? w->t_now : w->end_us; /* after in-flight queries drained */
+    snprintf(title, sizeof title, "master 0, at %.3f s", (double)at / 1e6);
+    hk_rep_status(b, w->s->cl, w->m[0].dash, lines, w->var, at, title);
 }
 
 int sim_write_cdf(const sim_world *w, const char *dir, hk_err *err)

@@ -1,0 +1,85 @@
+/* hk_report: shared output rows and SHOW AGENT STATUS text. */
+#include "hk_report.h"
+
+#include <inttypes.h>
+#include "hk_csv.h"
+#include "hk_status.h"
+
+static double ms(double us) { return us / 1000.0; }
+
+void hk_rep_periods_header(FILE *f)
+{
+    fputs("period,t_start_s,master,table,agent,mirror,probability,weight,queries,errors,alive,"
+          "latency_mean_ms,latency_p99_ms\n", f);
+}
+
+void hk_rep_period_row(FILE *f, int period, double t_start_s, int master, const char *table,
+                       int agent, const char *mirror, double prob, double weight, uint64_t q,
+                       uint64_t err, int alive, const hk_hist *lat)
+{
+    fprintf(f, "%d,%.3f,%d,", period, t_start_s, master);
+    hk_csv_str(f, table, 1);
+    fprintf(f, ",%d,", agent);
+    hk_csv_str(f, mirror, 1);
+    fprintf(f, ",%.6f,%.4f,%" PRIu64 ",%" PRIu64 ",%d,%.3f,%.3f\n", prob, weight, q, err, alive,
+            ms(hk_hist_mean(lat)), ms(hk_hist_quantile(lat, 0.99)));
+}
+
+void hk_rep_summary_header(FILE *f)
+{
+    fputs("table,agent,mirror,queries,share,errors,latency_mean_ms,latency_p50_ms,"
+          "latency_p95_ms,latency_p99_ms,latency_p999_ms\n", f);
+}
+
+void hk_rep_summary_row(FILE *f, const char *table, int agent, const char *mirror, uint64_t q,
+                        double share, uint64_t err, const hk_hist *lat)
+{
+    hk_csv_str(f, table, 1);
+    fprintf(f, ",%d,", agent);
+    hk_csv_str(f, mirror, 1);
+    fprintf(f, ",%" PRIu64 ",%.6f,%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f\n", q, share, err,
+            ms(hk_hist_mean(lat)), ms(hk_hist_quantile(lat, 0.5)), ms(hk_hist_quantile(lat, 0.95)),
+            ms(hk_hist_quantile(lat, 0.99)), ms(hk_hist_quantile(lat, 0.999)));
+}
+
+static void table_status(hk_buf *b, const hk_cluster *cl, const hk_table *tb, hk_line *const *lines,
+                         const hk_variant *var)
+{
+    hk_status_line sl[tb->nlines > 0 ? tb->nlines : 1];
+    int nm = 0;
+    for (int k = 0; k < tb->nlines; k++)
+        nm += tb->lines[k].a.n;
+    hk_status_mirror sm[nm > 0 ? nm : 1];
+    char ids[nm > 0 ? nm : 1][HK_HOST_MAX + HK_INDEXES_MAX + 16];
+    for (int k = 0, o = 0; k < tb->nlines; k++) {
+        const hk_line_conf *lc = &tb->lines[k];
+        sl[k].n = lc->a.n;
+        sl[k].m = &sm[o];
+        for (int j = 0; j < lc->a.n; j++, o++) {
+            snprintf(ids[o], sizeof ids[o], "%s:%s", cl->hosts[lc->host[j]].name,
+                     lc->a.m[j].indexes);
+            sm[o] = (hk_status_mirror){ids[o], lines[k]->w[j] * var->display_scale,
+                                       lc->a.blackhole, lc->a.persistent};
+        }
+    }
+    hk_buf_printf(b, "\n-- SHOW AGENT %s STATUS\n", tb->name);
+    hk_status_table(b, var->layout, (const char *const *)tb->local, tb->nlocal, sl, tb->nlines);
+}
+
+void hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
+                   const hk_variant *var, int64_t now_us, const char *title)
+{
+    hk_status_host hosts[cl->nhosts > 0 ? cl->nhosts : 1];
+    for (int h = 0; h < cl->nhosts; h++) {
+        int pinged = var->layout == HK_LAYOUT_SPHINX2 ? cl->hosts[h].in_ha : cl->hosts[h].in_ha_nonbh;
+        hosts[h] = (hk_status_host){cl->hosts[h].name, cl->hosts[h].refs,
+                                    cl->set.ping_us > 0 && pinged, 0, &dash[h]};
+    }
+    hk_buf_printf(b, "-- SHOW AGENT STATUS (%s; %s layout)\n", title,
+                  var->layout == HK_LAYOUT_SPHINX2 ? "Sphinx 2.2.11" : "Manticore");
+    hk_status_global(b, var->layout, cl->set.karma_s, hosts, cl->nhosts, now_us);
+    for (int t = 0, base = 0; t < cl->ntables; t++) {
+        table_status(b, cl, &cl->tables[t], lines + base, var);
+        base += cl->tables[t].nlines;
+    }
+}

@@ -1,0 +1,25 @@
+/* hk_report: the rows and texts both programs write, so hasim and hareal
+ * produce the same files: periods.csv rows, summary.csv rows, and the
+ * SHOW AGENT STATUS text of one master (global form and one per table). */
+#ifndef HK_REPORT_H
+#define HK_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "hk_buf.h"
+#include "hk_cluster.h"
+#include "hk_hist.h"
+#include "hk_strat.h"
+
+void hk_rep_periods_header(FILE *f);
+void hk_rep_period_row(FILE *f, int period, double t_start_s, int master, const char *table,
+                       int agent, const char *mirror, double prob, double weight, uint64_t q,
+                       uint64_t err, int alive, const hk_hist *lat);
+void hk_rep_summary_header(FILE *f);
+void hk_rep_summary_row(FILE *f, const char *table, int agent, const char *mirror, uint64_t q,
+                        double share, uint64_t err, const hk_hist *lat);
+/* dash: per host; lines: every agent line of every table, in config order. */
+void hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
+                   const hk_variant *var, int64_t now_us, const char *title);
+
+#endif

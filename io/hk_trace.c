@@ -1,0 +1,131 @@
+/* hk_trace: streaming trace readers. */
+#include "hk_trace.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hk_trace_fmt_parse(const char *s)
+{
+    static const char *n[3] = {"csv", "sphinxql", "plain"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, n[i]))
+            return i;
+    return -2;
+}
+
+const char *hk_trace_fmt_name(hk_trace_fmt f)
+{
+    return f == HK_TRACE_CSV ? "csv" : f == HK_TRACE_SPHINXQL ? "sphinxql" : "plain";
+}
+
+const char *hk_trace_note(hk_trace_fmt f)
+{
+    switch (f) {
+    case HK_TRACE_SPHINXQL:
+        return "sphinxql log: arrivals are end timestamps minus 'real'; only MATCH() text and the "
+               "table are replayed (filters, sorting and options are not); with "
+               "query_log_min_msec set the log holds only slow queries, so the replay is biased";
+    case HK_TRACE_PLAIN:
+        return "plain log: it holds only the full-text part of each query, replayed as a match "
+               "query; with query_log_min_msec set the log holds only slow queries";
+    default:
+        return NULL;
+    }
+}
+
+static int sniff(const char *path)
+{
+    size_t n = strlen(path);
+    if (n > 4 && !strcmp(path + n - 4, ".csv"))
+        return HK_TRACE_CSV;
+    FILE *f = fopen(path, "r");
+    int c = f ? fgetc(f) : EOF;
+    if (f)
+        fclose(f);
+    return c == '[' ? HK_TRACE_PLAIN : c == '/' ? HK_TRACE_SPHINXQL : HK_TRACE_CSV;
+}
+
+int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, hk_err *err)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->path, sizeof t->path, "%s", path);
+    t->fmt = fmt == HK_TRACE_AUTO ? (hk_trace_fmt)sniff(path) : fmt;
+    if (t->fmt != HK_TRACE_CSV) {
+        t->f = fopen(path, "r");
+        return t->f ? 0 : hk_err_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    }
+    if (hk_csvr_open(&t->csv, path, err) < 0)
+        return -1;
+    char **f;
+    int n;
+    if (hk_csvr_next(&t->csv, &f, &n, err) != 1)
+        return hk_err_set(err, path, 1, 1, "expected a header row t_s,table,query");
+    t->c_t = hk_csv_column(f, n, "t_s");
+    t->c_table = hk_csv_column(f, n, "table");
+    t->c_query = hk_csv_column(f, n, "query");
+    if (t->c_t < 0 || t->c_table < 0 || t->c_query < 0)
+        return hk_err_set(err, path, 1, 1, "expected columns t_s, table and query in the header");
+    return 0;
+}
+
+static int next_csv(hk_trace *t, hk_qrec *q, hk_err *err)
+{
+    char **f;
+    int n;
+    int rc = hk_csvr_next(&t->csv, &f, &n, err);
+    if (rc <= 0)
+        return rc;
+    int line = (int)t->csv.lineno, need = t->c_t;
+    if (t->c_table > need)
+        need = t->c_table;
+    if (t->c_query > need)
+        need = t->c_query;
+    if (n <= need)
+        return hk_err_set(err, t->path, line, 1, "expected %d columns, got %d", need + 1, n);
+    char *e;
+    double ts = strtod(f[t->c_t], &e);
+    if (e == f[t->c_t] || *e || !isfinite(ts) || ts < 0)
+        return hk_err_set(err, t->path, line, t->c_t + 1, "t_s: expected seconds >= 0, got '%s'",
+                          f[t->c_t]);
+    if (!f[t->c_table][0])
+        return hk_err_set(err, t->path, line, t->c_table + 1, "table: expected a table name");
+    memset(q, 0, sizeof *q);
+    q->t_us = (int64_t)llround(ts * 1e6);
+    snprintf(q->table, sizeof q->table, "%s", f[t->c_table]);
+    snprintf(q->query, sizeof q->query, "%s", f[t->c_query]);
+    return 1;
+}
+
+int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
+{
+    if (t->fmt == HK_TRACE_CSV)
+        return next_csv(t, q, err);
+    for (;;) {
+        ssize_t n = getline(&t->line, &t->cap, t->f);
+        if (n < 0)
+            return ferror(t->f) ? hk_err_set(err, t->path, (int)t->lineno + 1, 1, "read error") : 0;
+        t->lineno++;
+        int col = 1;
+        const char *what = "";
+        int rc = t->fmt == HK_TRACE_SPHINXQL ? hk_qlog_sphinxql(t->line, q, &col, &what)
+                                             : hk_qlog_plain(t->line, q, &col, &what);
+        if (rc < 0)
+            return hk_err_set(err, t->path, (int)t->lineno, col, "expected %s", what);
+        if (rc == 1)
+            return 1;
+        t->skipped++;
+    }
+}
+
+void hk_trace_close(hk_trace *t)
+{
+    if (t->fmt == HK_TRACE_CSV)
+        hk_csvr_close(&t->csv);
+    if (t->f)
+        fclose(t->f);
+    free(t->line);
+    t->f = NULL;
+    t->line = NULL;
+}

@@ -1,0 +1,35 @@
+/* hk_trace: a query trace read one query at a time (memory does not grow
+ * with its length): CSV with at least t_s,table,query (libcsv), or a searchd
+ * query log in the sphinxql or plain format (hk_qlog). */
+#ifndef HK_TRACE_H
+#define HK_TRACE_H
+
+#include <stdio.h>
+#include "hk_csv.h"
+#include "hk_qlog.h"
+
+typedef enum hk_trace_fmt { HK_TRACE_AUTO = -1, HK_TRACE_CSV, HK_TRACE_SPHINXQL, HK_TRACE_PLAIN }
+    hk_trace_fmt;
+
+typedef struct hk_trace {
+    hk_trace_fmt fmt;
+    char path[1024];
+    FILE *f;
+    char *line;
+    size_t cap;
+    long lineno;
+    hk_csvr csv;
+    int c_t, c_table, c_query;
+    long skipped;                /* log lines that were not searches */
+} hk_trace;
+
+int hk_trace_fmt_parse(const char *s);   /* -2 if unknown */
+const char *hk_trace_fmt_name(hk_trace_fmt f);
+int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, hk_err *err);
+/* 1 = a query in *q, 0 = end, -1 = error (file:line:col in err). */
+int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err);
+void hk_trace_close(hk_trace *t);
+/* What a trace of this format cannot tell (one line, for the user). */
+const char *hk_trace_note(hk_trace_fmt f);
+
+#endif

@@ -1,0 +1,182 @@
+/* hk_qlog: query-log line parsers (sphinxql and plain formats). */
+#include "hk_qlog.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int64_t hk_qlog_time(const char *s, int *len)
+{
+    static const char *mon[12] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    char wd[4], mo[4];
+    int d, hh, mm, ss, ms = 0, y, n = 0, n2 = 0;
+    if (sscanf(s, "%3s %3s %d %d:%d:%d%n", wd, mo, &d, &hh, &mm, &ss, &n) != 6)
+        return -1;
+    if (s[n] == '.') {
+        if (sscanf(s + n, ".%3d%n", &ms, &n2) != 1)
+            return -1;
+        n += n2;
+    }
+    if (sscanf(s + n, " %d%n", &y, &n2) != 1)
+        return -1;
+    n += n2;
+    int m = 0;
+    while (m < 12 && strcmp(mo, mon[m]))
+        m++;
+    if (m == 12 || d < 1 || d > 31 || hh > 23 || mm > 59 || ss > 60)
+        return -1;
+    *len = n;
+    int64_t days = days_from_civil(y, m + 1, d);
+    return ((days * 86400 + hh * 3600 + mm * 60 + ss) * 1000 + ms) * 1000;
+}
+
+static const char *ci_find(const char *s, const char *word)
+{
+    size_t n = strlen(word);
+    for (; *s; s++)
+        if (!strncasecmp(s, word, n) && (s[n] == ' ' || s[n] == '(' || s[n] == '\t'))
+            return s;
+    return NULL;
+}
+
+/* MATCH('text') with \' escapes -> q->query */
+static void match_text(const char *sql, char *out, size_t n)
+{
+    out[0] = '\0';
+    const char *m = ci_find(sql, "MATCH");
+    if (!m)
+        return;
+    const char *p = strchr(m, '\'');
+    if (!p)
+        return;
+    size_t k = 0;
+    for (p++; *p && *p != '\'' && k + 1 < n; p++) {
+        if (*p == '\\' && p[1])
+            p++;
+        out[k++] = *p;
+    }
+    out[k] = '\0';
+}
+
+static void table_of(const char *sql, char *out, size_t n)
+{
+    out[0] = '\0';
+    const char *f = ci_find(sql, "FROM");
+    if (!f)
+        return;
+    f += 4;
+    while (*f == ' ')
+        f++;
+    size_t k = 0;
+    while ((isalnum((unsigned char)*f) || *f == '_' || *f == '-') && k + 1 < n)
+        out[k++] = *f++;
+    out[k] = '\0';
+}
+
+int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
+{
+    memset(q, 0, sizeof *q);
+    if (strncmp(line, "/* ", 3))
+        return 0;
+    int n;
+    int64_t t = hk_qlog_time(line + 3, &n);
+    if (t < 0) {
+        *col = 4;
+        *what = "a timestamp like 'Sun Apr 28 12:38:02.808 2024'";
+        return -1;
+    }
+    const char *r = strstr(line, " real ");
+    const char *end = strstr(line, "*/");
+    if (!r || !end || r > end) {
+        *col = (int)(r ? r - line : 3 + n) + 1;
+        *what = "'real SECONDS' and '*/' closing the header comment";
+        return -1;
+    }
+    char *e;
+    q->real_s = strtod(r + 6, &e);
+    if (e == r + 6 || q->real_s < 0) {
+        *col = (int)(r - line) + 7;
+        *what = "the query time in seconds after 'real'";
+        return -1;
+    }
+    const char *sql = end + 2;
+    while (*sql == ' ')
+        sql++;
+    if (strncasecmp(sql, "SELECT", 6))
+        return 0;   /* SHOW, SET, CALL ...: not a search */
+    table_of(sql, q->table, sizeof q->table);
+    if (!q->table[0]) {
+        *col = (int)(sql - line) + 1;
+        *what = "SELECT ... FROM TABLE";
+        return -1;
+    }
+    match_text(sql, q->query, sizeof q->query);
+    q->t_us = t - (int64_t)(q->real_s * 1e6);
+    return 1;
+}
+
+int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what)
+{
+    memset(q, 0, sizeof *q);
+    if (line[0] != '[')
+        return 0;
+    int n;
+    int64_t t = hk_qlog_time(line + 1, &n);
+    if (t < 0 || line[1 + n] != ']') {
+        *col = 2;
+        *what = "a timestamp like '[Sun Apr 28 15:09:38.712 2024]'";
+        return -1;
+    }
+    const char *p = line + 2 + n;
+    char *e;
+    q->real_s = strtod(p, &e);
+    if (e == p || strncmp(e, " sec", 4)) {
+        *col = (int)(p - line) + 1;
+        *what = "'SECONDS sec' after the timestamp";
+        return -1;
+    }
+    p = e + 4;
+    double wall = strtod(p, &e); /* Manticore adds the wall time */
+    if (e != p && !strncmp(e, " sec", 4))
+        p = e + 4;
+    (void)wall;
+    while (*p == ' ')
+        p++;
+    if (*p == '[') /* [mode/filters/sort total (offset,limit)] */
+        p = strchr(p, ']') ? strchr(p, ']') + 1 : p;
+    while (*p == ' ')
+        p++;
+    const char *close = *p == '[' ? strchr(p, ']') : NULL;
+    if (!close) {
+        *col = (int)(p - line) + 1;
+        *what = "'[INDEX]' before the query text";
+        return -1;
+    }
+    size_t k = (size_t)(close - p - 1) < sizeof q->table - 1 ? (size_t)(close - p - 1)
+                                                              : sizeof q->table - 1;
+    memcpy(q->table, p + 1, k);
+    q->table[k] = '\0';
+    const char *txt = close + 1;
+    while (*txt == ' ')
+        txt++;
+    size_t m = strcspn(txt, "\r\n");
+    if (m >= sizeof q->query)
+        m = sizeof q->query - 1;
+    memcpy(q->query, txt, m);
+    q->query[m] = '\0';
+    q->t_us = t - (int64_t)(q->real_s * 1e6);
+    return 1;
+}

@@ -1,0 +1,64 @@
+/* rl_addr: host resolution for the wire master. */
+#include "rl_addr.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+int rl_addr_parse(const char *s, char *host, int nhost, int *port)
+{
+    const char *c = strrchr(s, ':');
+    if (!c || c == s || (int)(c - s) >= nhost)
+        return -1;
+    char *e;
+    long p = strtol(c + 1, &e, 10);
+    if (*e || p < 1 || p > 65535)
+        return -1;
+    memcpy(host, s, (size_t)(c - s));
+    host[c - s] = '\0';
+    *port = (int)p;
+    return 0;
+}
+
+static int lookup(const char *host, int port, struct sockaddr_in *out)
+{
+    memset(out, 0, sizeof *out);
+    out->sin_family = AF_INET;
+    out->sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, host, &out->sin_addr) == 1)
+        return 0;
+    struct addrinfo hints = {0}, *res = NULL;
+    hints.ai_family = AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    if (getaddrinfo(host, NULL, &hints, &res) != 0 || !res)
+        return -1;
+    out->sin_addr = ((struct sockaddr_in *)res->ai_addr)->sin_addr;
+    freeaddrinfo(res);
+    return 0;
+}
+
+int rl_addr_resolve(const hk_cluster *cl, const char *const *maps, int nmaps,
+                    struct sockaddr_in *out, char *msg, int n)
+{
+    for (int h = 0; h < cl->nhosts; h++) {
+        const char *name = cl->hosts[h].name, *to = NULL;
+        size_t len = strlen(name);
+        for (int k = 0; k < nmaps; k++)
+            if (!strncmp(maps[k], name, len) && maps[k][len] == '=')
+                to = maps[k] + len + 1;
+        char host[300];
+        int port;
+        if (name[0] == '/')
+            return snprintf(msg, (size_t)n, "mirror %s: unix sockets are not supported in real "
+                            "mode: expected host:port (or --map %s=IP:PORT)", name, name), -1;
+        if (rl_addr_parse(to ? to : name, host, sizeof host, &port) < 0)
+            return snprintf(msg, (size_t)n, "mirror %s: expected host:port", to ? to : name), -1;
+        if (lookup(host, port, &out[h]) < 0)
+            return snprintf(msg, (size_t)n, "mirror %s: cannot resolve '%s' (use --map %s=IP:PORT)",
+                            name, host, name), -1;
+    }
+    return 0;
+}

@@ -1,0 +1,16 @@
+/* rl_addr: where each mirror host of a cluster is on the network: IPv4
+ * literals as written, names resolved once at start (as searchd does at
+ * config load), and --map host:port=ip:port overrides (hareal live maps every
+ * scenario host to a loopback port). */
+#ifndef RL_ADDR_H
+#define RL_ADDR_H
+
+#include <netinet/in.h>
+#include "hk_cluster.h"
+
+/* maps: "host:port=ip:port" strings. Returns 0, or -1 with msg naming the host. */
+int rl_addr_resolve(const hk_cluster *cl, const char *const *maps, int nmaps,
+                    struct sockaddr_in *out, char *msg, int n);
+int rl_addr_parse(const char *s, char *host, int nhost, int *port);
+
+#endif

@@ -1,0 +1,23 @@
+/* rl_cli: the three hareal commands, and what they share (options, output
+ * folder set-up, the end-of-run report). */
+#ifndef RL_CLI_H
+#define RL_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "hk_file.h"
+#include "rl_drive.h"
+
+enum { RL_EXIT_RUN = 1, RL_EXIT_USAGE = 2, RL_EXIT_INPUT = 3 };
+
+int rl_cmd_mirror(int argc, char **argv);
+int rl_cmd_replay(int argc, char **argv);
+int rl_cmd_live(int argc, char **argv, const char *self);
+
+/* Output folder: refuse one that holds a finished run unless force. */
+int rl_outdir(const char *dir, int force, hk_err *err);
+/* The per-mirror table, totals and replay lag, to out. */
+void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *title);
+void rl_print_err(const char *who, const hk_err *e);
+
+#endif

@@ -1,0 +1,657 @@
+/* rl_master: the wire master (see rl_master.h). */
+#include "rl_master.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_buf.h"
+#include "hk_file.h"
+#include "hk_proto.h"
+#include "hk_report.h"
+
+typedef struct rl_lst {
+    int mirror, attempts, ev, done, blackhole;
+    int64_t t_done;
+} rl_lst;
+
+typedef struct rl_q {
+    uint64_t id;
+    int table, pending, failed, holds;
+    int64_t t_sched, t_sent;
+    char query[1024];
+    rl_lst ls[];
+} rl_q;
+
+typedef struct rl_att {
+    uv_tcp_t tcp;
+    uv_connect_t creq;
+    uv_write_t wreq;
+    uv_timer_t timer;
+    int handles, finished, phase, is_ping, sync_fail;
+    rl_master *m;
+    rl_q *q;
+    int k, host;
+    int64_t t_start, connect_us, qtimeout_us;
+    hk_bytes out;
+    uint8_t *buf;
+    size_t len, cap;
+    struct rl_ping *ping;
+} rl_att;
+
+typedef struct rl_ping {
+    uv_timer_t t;
+    rl_master *m;
+    int host, busy;
+} rl_ping;
+
+typedef struct rl_retry {
+    uv_timer_t t;
+    rl_q *q;
+    int k;
+    rl_master *m;
+} rl_retry;
+
+enum { PH_CONNECT, PH_HELLO, PH_REPLY };
+
+int64_t rl_now_us(void)
+{
+    uv_timeval64_t tv;
+    uv_gettimeofday(&tv);
+    return tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+static const char *ev_name(int ev)
+{
+    static const char *n[] = {"query_timeout", "connect_timeout", "connect_failure",
+                              "network_error", "wrong_query", "wrong_reply", "unexpected_close",
+                              "warning", "ok", "remote_error"};
+    return ev >= 0 && ev <= HK_EV_REMOTE_ERROR ? n[ev] : "cancelled";
+}
+
+static void attempt(rl_master *m, rl_q *q, int k, int choose);
+static void on_ping_timer(uv_timer_t *t);
+
+/* ---- query lines ------------------------------------------------------ */
+
+static void q_release(rl_master *m, rl_q *q)
+{
+    if (--q->holds == 0) {
+        m->inflight--;
+        free(q);
+    }
+}
+
+static void line_done(rl_master *m, rl_q *q, int k, int ev, int64_t now)
+{
+    rl_lst *ls = &q->ls[k];
+    const hk_table *t = &m->c.cl->tables[q->table];
+    int ok = ev == HK_EV_SUCCESS || ev == HK_EV_WARNING;
+    ls->done = 1;
+    ls->ev = ev;
+    ls->t_done = now;
+    q->failed += !ok;
+    int last = --q->pending == 0;
+    int qok = q->failed == 0 ? 1 : (q->failed == t->nlines && t->nlocal == 0) ? -1 : 0;
+    if (last) {
+        m->finished++;
+        hk_hist_add(&m->all, (double)(now - q->t_sent));
+        if (ev < 0)
+            m->cancelled++;
+        else if (qok == 1)
+            m->ok++;
+        else if (qok == 0)
+            m->partial++;
+        else
+            m->failed++;
+    }
+    rl_outcome o = {q->id, q->table, k, ls->mirror, ls->attempts,
+                    ls->blackhole ? "blackhole" : ev_name(ev), ok, q->t_sched, q->t_sent, now};
+    if (m->c.done)
+        m->c.done(m->c.ctx, &o, last, qok);
+}
+
+static int retryable(const rl_master *m, int ev)
+{
+    if (ev == HK_EV_SUCCESS || ev == HK_EV_WARNING || ev < 0)
+        return 0;
+    return m->var->rechoose_on_retry || ev == HK_EV_CONNECT_TIMEOUT;
+}
+
+static void on_retry_closed(uv_handle_t *h) { free(h->data); }
+
+static void on_retry(uv_timer_t *t)
+{
+    rl_retry *r = t->data;
+    if (r->m->stopping)
+        line_done(r->m, r->q, r->k, -1, rl_now_us());
+    else
+        attempt(r->m, r->q, r->k, r->m->var->rechoose_on_retry);
+    q_release(r->m, r->q);
+    uv_close((uv_handle_t *)&r->t, on_retry_closed);
+}
+
+/* ---- one attempt on the wire ------------------------------------------ */
+
+static void att_closed(uv_handle_t *h)
+{
+    rl_att *a = h->data;
+    if (--a->handles == 0) {
+        hk_bytes_free(&a->out);
+        free(a->buf);
+        free(a);
+    }
+}
+
+static void record(rl_master *m, rl_att *a, int ev, int64_t now)
+{
+    hk_dash_record(&m->dash[a->host], now, (hk_ev)ev, a->t_start, a->is_ping, a->connect_us);
+    if (a->is_ping) {
+        if (ev == HK_EV_SUCCESS)
+            m->dash[a->host].ping_trip_us = now - a->t_start;
+        return;
+    }
+    int li = m->li_base[a->q->table] + a->k;
+    rl_mstat *s = &m->st[li][a->q->ls[a->k].mirror];
+    if (ev == HK_EV_SUCCESS || ev == HK_EV_WARNING) {
+        hk_hist_add(&s->per, (double)(now - a->t_start));
+        s->tok++;
+    } else {
+        s->err++;
+        s->terr++;
+    }
+}
+
+/* The attempt's outcome: record, then retry or finish the line; close handles. */
+static void att_finish(rl_att *a, int ev)
+{
+    if (a->finished)
+        return;
+    a->finished = 1;
+    rl_master *m = a->m;
+    int64_t now = rl_now_us();
+    uv_timer_stop(&a->timer);
+    if (ev >= 0 && !(a->q && a->q->ls[a->k].blackhole))
+        record(m, a, ev, now);
+    if (a->is_ping) {
+        a->ping->busy = 0;
+        if (!m->stopping)
+            uv_timer_start(&a->ping->t, on_ping_timer, (uint64_t)(m->c.cl->set.ping_us / 1000), 0);
+    } else if (a->q && !a->q->ls[a->k].blackhole) {
+        rl_q *q = a->q;
+        const hk_table *t = &m->c.cl->tables[q->table];
+        if (retryable(m, ev) && !m->stopping &&
+            q->ls[a->k].attempts < hk_line_attempts(m->c.cl, t, &t->lines[a->k])) {
+            rl_retry *r = calloc(1, sizeof *r);
+            if (r) {
+                r->q = q;
+                r->k = a->k;
+                r->m = m;
+                q->holds++;
+                uv_timer_init(m->loop, &r->t);
+                r->t.data = r;
+                uv_timer_start(&r->t, on_retry, (uint64_t)(m->c.cl->set.retry_delay_us / 1000), 0);
+            }
+        } else {
+            line_done(m, q, a->k, m->stopping && ev < 0 ? -1 : ev, now);
+        }
+        if (q)
+            q_release(m, q);
+    } else if (a->q) {
+        q_release(m, a->q);
+    }
+    a->q = NULL;
+    uv_close((uv_handle_t *)&a->timer, att_closed);
+    uv_close((uv_handle_t *)&a->tcp, att_closed);
+}
+
+static void on_att_timer(uv_timer_t *t)
+{
+    rl_att *a = t->data;
+    int connected = a->phase == PH_REPLY || (a->phase == PH_HELLO && !a->m->var->hello_in_connect);
+    att_finish(a, a->sync_fail ? HK_EV_CONNECT_FAILURE
+                  : connected ? HK_EV_QUERY_TIMEOUT : HK_EV_CONNECT_TIMEOUT);
+}
+
+static void on_alloc(uv_handle_t *h, size_t want, uv_buf_t *out)
+{
+    rl_att *a = h->data;
+    (void)want;
+    if (a->cap - a->len < 16384) {
+        size_t cap = a->cap ? a->cap * 2 : 32768;
+        uint8_t *p = realloc(a->buf, cap);
+        if (!p) {
+            *out = uv_buf_init(NULL, 0);
+            return;
+        }
+        a->buf = p;
+        a->cap = cap;
+    }
+    *out = uv_buf_init((char *)a->buf + a->len, (unsigned)(a->cap - a->len));
+}
+
+static int reply_outcome(rl_att *a, const hk_hdr *h, const uint8_t *body)
+{
+    if (a->is_ping)
+        return h->code == HK_ST_OK && h->len >= 4 ? HK_EV_SUCCESS : HK_EV_WRONG_REPLY;
+    hk_search_res res;
+    hk_rd r;
+    if (hk_search_reply_parse(h->code, body, h->len, &res, &r) < 0)
+        return HK_EV_WRONG_REPLY;
+    if (h->code == HK_ST_ERROR || h->code == HK_ST_RETRY || res.status == HK_ST_ERROR)
+        return HK_EV_REMOTE_ERROR;
+    return h->code == HK_ST_WARNING || res.status == HK_ST_WARNING ? HK_EV_WARNING : HK_EV_SUCCESS;
+}
+
+static void consume(rl_att *a)
+{
+    rl_master *m = a->m;
+    if (a->phase == PH_HELLO && a->len >= 4) {
+        uint32_t v = (uint32_t)a->buf[0] << 24 | (uint32_t)a->buf[1] << 16 |
+                     (uint32_t)a->buf[2] << 8 | a->buf[3];
+        if (v != HK_PROTO_HELLO && v != 0x01000000u) {
+            att_finish(a, HK_EV_WRONG_REPLY);
+            return;
+        }
+        memmove(a->buf, a->buf + 4, a->len -= 4);
+        a->phase = PH_REPLY;
+        if (a->m->var->hello_in_connect) {
+            a->connect_us = rl_now_us() - a->t_start;
+            uv_timer_start(&a->timer, on_att_timer, (uint64_t)(a->qtimeout_us / 1000), 0);
+        }
+    }
+    if (a->phase != PH_REPLY || a->len < 8)
+        return;
+    hk_hdr h;
+    hk_hdr_read(a->buf, &h);
+    if (h.len > HK_PROTO_MAX_PACKET) {
+        att_finish(a, HK_EV_WRONG_REPLY);
+        return;
+    }
+    if (a->len >= 8 + (size_t)h.len)
+        att_finish(a, reply_outcome(a, &h, a->buf + 8));
+    (void)m;
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    rl_att *a = s->data;
+    (void)buf;
+    if (a->finished)
+        return;
+    if (n < 0) {
+        int ev = n == UV_ECONNRESET ? HK_EV_NETWORK_ERROR
+                 : a->phase == PH_HELLO || a->m->var->rechoose_on_retry ? HK_EV_UNEXPECTED_CLOSE
+                 : HK_EV_NETWORK_ERROR;
+        att_finish(a, ev);
+        return;
+    }
+    a->len += (size_t)n;
+    consume(a);
+}
+
+static void on_written(uv_write_t *w, int status)
+{
+    rl_att *a = w->data;
+    if (status < 0 && !a->finished)
+        att_finish(a, HK_EV_NETWORK_ERROR);
+}
+
+static void on_connect(uv_connect_t *req, int status)
+{
+    rl_att *a = req->data;
+    if (a->finished)
+        return;
+    if (status < 0) {
+        att_finish(a, HK_EV_CONNECT_FAILURE);
+        return;
+    }
+    a->phase = PH_HELLO;
+    if (!a->m->var->hello_in_connect) { /* Manticore pipelines: the query timeout starts now */
+        a->connect_us = rl_now_us() - a->t_start;
+        uv_timer_start(&a->timer, on_att_timer, (uint64_t)(a->qtimeout_us / 1000), 0);
+    }
+    uv_read_start((uv_stream_t *)&a->tcp, on_alloc, on_read);
+    uv_buf_t b = uv_buf_init((char *)a->out.p, (unsigned)a->out.len);
+    a->wreq.data = a;
+    if (uv_write(&a->wreq, (uv_stream_t *)&a->tcp, &b, 1, on_written) < 0)
+        att_finish(a, HK_EV_NETWORK_ERROR);
+}
+
+static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
+{
+    rl_att *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->m = m;
+    a->host = host;
+    a->handles = 2;
+    uv_tcp_init(m->loop, &a->tcp);
+    uv_timer_init(m->loop, &a->timer);
+    a->tcp.data = a->timer.data = a->creq.data = a;
+    a->t_start = rl_now_us();
+    a->connect_us = -1;
+    hk_put_u32(&a->out, HK_PROTO_HELLO);
+    uv_timer_start(&a->timer, on_att_timer, (uint64_t)(ctimeout_us / 1000), 0);
+    int rc = uv_tcp_connect(&a->creq, &a->tcp, (const struct sockaddr *)&m->c.addr[host],
+                            on_connect);
+    if (rc < 0) { /* report from the loop, not inline */
+        a->sync_fail = 1;
+        uv_timer_start(&a->timer, on_att_timer, 0, 0);
+    }
+    return a;
+}
+
+static void attempt(rl_master *m, rl_q *q, int k, int choose)
+{
+    const hk_table *t = &m->c.cl->tables[q->table];
+    const hk_line_conf *lc = &t->lines[k];
+    rl_lst *ls = &q->ls[k];
+    int li = m->li_base[q->table] + k;
+    int64_t now = rl_now_us();
+    if (choose)
+        ls->mirror = hk_line_choose(m->lines[li], now, m->rng);
+    ls->attempts++;
+    int h = lc->host[ls->mirror];
+    hk_dash_begin(&m->dash[h], now);
+    m->st[li][ls->mirror].q++;
+    m->st[li][ls->mirror].tq++;
+    rl_att *a = att_new(m, h, t->connect_timeout_us);
+    if (!a) {
+        line_done(m, q, k, HK_EV_NETWORK_ERROR, now);
+        return;
+    }
+    a->q = q;
+    a->k = k;
+    a->qtimeout_us = t->query_timeout_us;
+    q->holds++;
+    hk_search_req_build(&a->out, q->query, lc->a.m[ls->mirror].indexes, 20);
+}
+
+int rl_master_submit(rl_master *m, uint64_t id, int table, const char *query, int64_t t_sched)
+{
+    const hk_table *t = &m->c.cl->tables[table];
+    rl_q *q = calloc(1, sizeof *q + (size_t)t->nlines * sizeof(rl_lst));
+    if (!q)
+        return -1;
+    q->id = id;
+    q->table = table;
+    q->t_sched = t_sched;
+    q->t_sent = rl_now_us();
+    q->pending = t->nlines;
+    q->holds = 1;
+    snprintf(q->query, sizeof q->query, "%s", query);
+    m->inflight++;
+    m->sent++;
+    for (int k = 0; k < t->nlines; k++) {
+        q->ls[k].blackhole = t->lines[k].a.blackhole;
+        attempt(m, q, k, 1);
+    }
+    for (int k = 0; k < t->nlines; k++) /* sent, never waited for */
+        if (q->ls[k].blackhole)
+            line_done(m, q, k, HK_EV_SUCCESS, q->t_sent);
+    q_release(m, q);
+    return 0;
+}
+
+/* ---- pings ------------------------------------------------------------ */
+
+static void on_ping_timer(uv_timer_t *t)
+{
+    rl_ping *p = t->data;
+    rl_master *m = p->m;
+    int64_t iv = m->c.cl->set.ping_us, now = rl_now_us();
+    if (m->stopping || p->busy)
+        return;
+    int64_t idle = now - m->dash[p->host].last_answer_us;
+    if (idle < iv) {
+        uv_timer_start(&p->t, on_ping_timer, (uint64_t)((iv - idle) / 1000) + 1, 0);
+        return;
+    }
+    rl_att *a = att_new(m, p->host, iv);
+    if (!a)
+        return;
+    a->is_ping = 1;
+    a->ping = p;
+    a->qtimeout_us = iv;
+    p->busy = 1;
+    hk_ping_build(&a->out, (uint32_t)now);
+}
+
+/* ---- periods ---------------------------------------------------------- */
+
+static void sample(uv_timer_t *t)
+{
+    rl_master *m = t->data;
+    int64_t now = rl_now_us();
+    for (int i = 0; i < m->nli; i++) {
+        hk_line_probs(m->lines[i], now, m->probs);
+        for (int j = 0; j < m->lines[i]->n; j++) {
+            m->st[i][j].psum += m->probs[j];
+            m->st[i][j].pn++;
+        }
+    }
+}
+
+static void close_period(rl_master *m, int64_t now)
+{
+    const hk_cluster *cl = m->c.cl;
+    if (m->c.periods)
+        for (int t = 0; t < cl->ntables; t++)
+            for (int k = 0; k < cl->tables[t].nlines; k++) {
+                int li = m->li_base[t] + k;
+                if (m->st[li][0].pn == 0)
+                    sample(&m->sample_timer);
+                for (int j = 0; j < m->lines[li]->n; j++) {
+                    rl_mstat *s = &m->st[li][j];
+                    int h = cl->tables[t].lines[k].host[j];
+                    hk_rep_period_row(m->c.periods, m->period,
+                                      (double)(m->period_start_us - m->t0_us) / 1e6, 0,
+                                      cl->tables[t].name, k + 1, cl->hosts[h].name,
+                                      s->psum / s->pn, m->lines[li]->w[j] * m->var->display_scale,
+                                      s->q, s->err, !hk_dash_dead(&m->dash[h]), &s->per);
+                }
+            }
+    for (int i = 0; i < m->nli; i++)
+        for (int j = 0; j < m->lines[i]->n; j++) {
+            rl_mstat *s = &m->st[i][j];
+            hk_hist_merge(&s->tot, &s->per);
+            hk_hist_reset(&s->per);
+            s->q = s->err = 0;
+            s->psum = 0;
+            s->pn = 0;
+        }
+    if (m->c.periods)
+        fflush(m->c.periods);
+    m->period++;
+    m->period_start_us = now;
+}
+
+static uint64_t ms_to_next_block(const rl_master *m, int64_t now)
+{
+    int64_t k = m->c.cl->set.karma_s * 1000000;
+    return (uint64_t)((k - now % k) / 1000) + 1;
+}
+
+static void on_period(uv_timer_t *t)
+{
+    rl_master *m = t->data;
+    int64_t now = rl_now_us(), k = m->c.cl->set.karma_s * 1000000;
+    if (now / k > m->period_start_us / k) /* libuv's cached clock may fire a little early */
+        close_period(m, now - now % k);
+    uv_update_time(m->loop);
+    uv_timer_start(&m->period_timer, on_period, ms_to_next_block(m, rl_now_us()), 0);
+}
+
+/* ---- lifecycle -------------------------------------------------------- */
+
+static int alloc_lines(rl_master *m)
+{
+    const hk_cluster *cl = m->c.cl;
+    m->li_base = calloc((size_t)cl->ntables + 1, sizeof *m->li_base);
+    for (int t = 0; m->li_base && t < cl->ntables; t++) {
+        m->li_base[t] = m->nli;
+        m->nli += cl->tables[t].nlines;
+    }
+    m->lines = calloc((size_t)m->nli + 1, sizeof *m->lines);
+    m->st = calloc((size_t)m->nli + 1, sizeof *m->st);
+    if (!m->li_base || !m->lines || !m->st)
+        return -1;
+    int maxn = 1;
+    for (int t = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++) {
+            const hk_line_conf *lc = &cl->tables[t].lines[k];
+            hk_dash *d[lc->a.n];
+            for (int j = 0; j < lc->a.n; j++)
+                d[j] = &m->dash[lc->host[j]];
+            int li = m->li_base[t] + k;
+            int strat = m->c.strategy >= 0 ? m->c.strategy : lc->strategy;
+            m->lines[li] = hk_line_new(lc->a.n, d, strat, m->var);
+            m->st[li] = calloc((size_t)lc->a.n, sizeof **m->st);
+            if (!m->lines[li] || !m->st[li])
+                return -1;
+            if (lc->a.n > maxn)
+                maxn = lc->a.n;
+        }
+    m->probs = calloc((size_t)maxn, sizeof *m->probs);
+    return m->probs ? 0 : -1;
+}
+
+static void start_timers(rl_master *m)
+{
+    const hk_cluster *cl = m->c.cl;
+    uv_timer_init(m->loop, &m->period_timer);
+    uv_timer_init(m->loop, &m->sample_timer);
+    m->period_timer.data = m->sample_timer.data = m;
+    uint64_t sample_ms = (uint64_t)(cl->set.karma_s * 100);
+    uv_timer_start(&m->period_timer, on_period, ms_to_next_block(m, m->t0_us), 0);
+    uv_timer_start(&m->sample_timer, sample, sample_ms / 2, sample_ms);
+    m->timers_on = 1;
+    m->pings = calloc((size_t)cl->nhosts + 1, sizeof *m->pings);
+    if (!m->pings || cl->set.ping_us <= 0)
+        return;
+    for (int h = 0; h < cl->nhosts; h++) {
+        int pinged = m->var->layout == HK_LAYOUT_SPHINX2 ? cl->hosts[h].in_ha : cl->hosts[h].in_ha_nonbh;
+        if (!pinged)
+            continue;
+        rl_ping *p = &m->pings[m->npings++];
+        p->m = m;
+        p->host = h;
+        uv_timer_init(m->loop, &p->t);
+        p->t.data = p;
+        uv_timer_start(&p->t, on_ping_timer, (uint64_t)(cl->set.ping_us / 1000), 0);
+    }
+}
+
+rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int n)
+{
+    rl_master *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->loop = loop;
+    m->c = *c;
+    m->var = hk_variant_get((hk_variant_id)c->variant);
+    m->dash = calloc((size_t)c->cl->nhosts + 1, sizeof *m->dash);
+    m->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!m->dash || !m->rng) {
+        snprintf(msg, (size_t)n, "out of memory");
+        rl_master_free(m);
+        return NULL;
+    }
+    gsl_rng_set(m->rng, (unsigned long)c->seed);
+    for (int h = 0; h < c->cl->nhosts; h++)
+        hk_dash_init(&m->dash[h], c->cl->set.karma_s);
+    if (alloc_lines(m) < 0) {
+        snprintf(msg, (size_t)n, "out of memory");
+        rl_master_free(m);
+        return NULL;
+    }
+    m->t0_us = m->period_start_us = rl_now_us();
+    if (c->periods)
+        hk_rep_periods_header(c->periods);
+    start_timers(m);
+    return m;
+}
+
+void rl_master_stop(rl_master *m)
+{
+    if (m->stopping)
+        return;
+    m->stopping = 1;
+    for (int i = 0; i < m->npings; i++)
+        uv_close((uv_handle_t *)&m->pings[i].t, NULL);
+    if (m->timers_on) {
+        uv_close((uv_handle_t *)&m->period_timer, NULL);
+        uv_close((uv_handle_t *)&m->sample_timer, NULL);
+        m->timers_on = 0;
+    }
+}
+
+/* Used by a Ctrl-C: abort every attempt in flight. */
+static void abort_walk(uv_handle_t *h, void *arg)
+{
+    rl_master *m = arg;
+    if (h->type == UV_TCP && !uv_is_closing(h)) {
+        rl_att *a = h->data;
+        if (a && a->m == m && (uv_handle_t *)&a->tcp == h)
+            att_finish(a, -1);
+    }
+}
+
+void rl_master_abort(rl_master *m)
+{
+    rl_master_stop(m);
+    uv_walk(m->loop, abort_walk, m);
+}
+
+int rl_master_finish(rl_master *m, const char *dir, hk_err *err)
+{
+    int64_t now = rl_now_us();
+    close_period(m, now);
+    const hk_cluster *cl = m->c.cl;
+    hk_out o;
+    if (hk_out_open(&o, dir, "summary.csv", err) < 0)
+        return -1;
+    hk_rep_summary_header(o.f);
+    for (int t = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++) {
+            int li = m->li_base[t] + k;
+            uint64_t sum = 0;
+            for (int j = 0; j < m->lines[li]->n; j++)
+                sum += m->st[li][j].tq;
+            for (int j = 0; j < m->lines[li]->n; j++) {
+                rl_mstat *s = &m->st[li][j];
+                hk_rep_summary_row(o.f, cl->tables[t].name, k + 1,
+                                   cl->hosts[cl->tables[t].lines[k].host[j]].name, s->tq,
+                                   sum ? (double)s->tq / (double)sum : 0, s->terr, &s->tot);
+            }
+        }
+    if (hk_out_commit(&o, err) < 0)
+        return -1;
+    hk_buf b;
+    hk_buf_init(&b);
+    hk_rep_status(&b, cl, m->dash, m->lines, m->var, now, "hareal master, at the end");
+    int rc = hk_out_write_all(dir, "agent_status.txt", b.s ? b.s : "", b.len, err);
+    hk_buf_free(&b);
+    return rc;
+}
+
+void rl_master_free(rl_master *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; m->lines && i < m->nli; i++) {
+        hk_line_free(m->lines[i]);
+        if (m->st)
+            free(m->st[i]);
+    }
+    free(m->lines);
+    free(m->st);
+    free(m->li_base);
+    free(m->pings);
+    free(m->probs);
+    free(m->dash);
+    if (m->rng)
+        gsl_rng_free(m->rng);
+    free(m);
+}

@@ -1,0 +1,79 @@
+/* rl_master: a master on the wire. For each query it picks one mirror per
+ * agent line with the shared core's strategy (wall-clock karma blocks,
+ * Manticore's retry budget and re-choice, dead marking), speaks the agent
+ * protocol as a Sphinx 2.2.11 master does (connect and query timeouts, hello,
+ * SEARCH, reply checks mapped to searchd's counters), pings idle HA mirrors,
+ * and reports every query's outcome. Driven by a libuv loop it does not own. */
+#ifndef RL_MASTER_H
+#define RL_MASTER_H
+
+#include <gsl/gsl_rng.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <uv.h>
+#include "hk_cluster.h"
+#include "hk_hist.h"
+#include "hk_strat.h"
+
+typedef struct rl_master rl_master;
+
+/* One finished query line, as reported to the driver. */
+typedef struct rl_outcome {
+    uint64_t id;
+    int table, line, mirror, attempts;
+    const char *status;          /* ok, warning, query_timeout, ..., blackhole, cancelled */
+    int ok;
+    int64_t t_sched_us, t_sent_us, t_done_us;
+} rl_outcome;
+
+typedef void (*rl_done_fn)(void *ctx, const rl_outcome *o, int last_line, int query_ok);
+
+typedef struct rl_master_cfg {
+    const hk_cluster *cl;
+    int variant, strategy;       /* strategy -1 = as configured */
+    const struct sockaddr_in *addr;   /* per host */
+    uint64_t seed;
+    FILE *periods;               /* periods.csv stream or NULL */
+    rl_done_fn done;
+    void *ctx;
+} rl_master_cfg;
+
+typedef struct rl_mstat {
+    uint64_t q, err, tq, terr, tok;
+    hk_hist per, tot;
+    double psum;
+    int pn;
+} rl_mstat;
+
+struct rl_master {
+    uv_loop_t *loop;
+    rl_master_cfg c;
+    const hk_variant *var;
+    hk_dash *dash;               /* per host */
+    hk_line **lines;             /* every agent line */
+    rl_mstat **st;               /* [line][mirror] */
+    int nli, *li_base;
+    gsl_rng *rng;
+    uv_timer_t period_timer, sample_timer;
+    struct rl_ping *pings;
+    int npings, stopping, timers_on;
+    int64_t t0_us, period_start_us;
+    int period;
+    uint64_t inflight, sent, finished, ok, partial, failed, cancelled;
+    hk_hist all;
+    double *probs;
+};
+
+rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int n);
+/* Send query `id` to `table` now (t_sched_us: when it was due). */
+int rl_master_submit(rl_master *m, uint64_t id, int table, const char *query, int64_t t_sched_us);
+/* Stop: no new pings or periods; queries in flight end as "cancelled". */
+void rl_master_stop(rl_master *m);
+/* Stop and abort every attempt in flight (Ctrl-C). */
+void rl_master_abort(rl_master *m);
+/* Close the last period and write summary.csv and agent_status.txt. */
+int rl_master_finish(rl_master *m, const char *dir, hk_err *err);
+void rl_master_free(rl_master *m);
+int64_t rl_now_us(void);
+
+#endif

@@ -1,0 +1,504 @@
+/* rl_mirror: the mirror agent server (libuv). */
+#include "rl_mirror.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_proto.h"
+
+typedef struct rl_conn {
+    uv_tcp_t tcp;                /* first: handle -> conn */
+    rl_mirror *m;
+    uv_timer_t timer;            /* reply delay */
+    uv_timer_t idle;
+    uint8_t *buf;
+    size_t len, cap;
+    int got_hello, persistent, busy, closing, handles;
+    struct rl_conn *next, **pprev;   /* the mirror's list of connections */
+    hk_search_req q;
+    double delay_ms;
+    char peer[64];
+} rl_conn;
+
+typedef struct rl_write {
+    uv_write_t req;
+    rl_conn *c;
+    hk_bytes b;
+    int then_close;
+} rl_write;
+
+static const char *fault_names[RL_F_N] = {"none", "down", "hang", "slow", "errors", "partition",
+                                          "close", "reset", "garbage", "badversion", "retry",
+                                          "warning"};
+
+const char *rl_fault_name(rl_fault f) { return f < RL_F_N ? fault_names[f] : "?"; }
+
+int rl_fault_parse(const char *s, rl_fault *f, double *x)
+{
+    *x = 0;
+    for (int k = 0; k < RL_F_N; k++) {
+        size_t n = strlen(fault_names[k]);
+        if (strncmp(s, fault_names[k], n) || (s[n] && s[n] != '(' && s[n] != '\n'))
+            continue;
+        *f = (rl_fault)k;
+        if (s[n] == '(') {
+            char *e;
+            *x = strtod(s + n + 1, &e);
+            if (*e != ')')
+                return -1;
+        } else if (k == RL_F_SLOW || k == RL_F_ERRORS) {
+            *x = k == RL_F_SLOW ? 10 : 1;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+static double now_ms(void) { return (double)uv_hrtime() / 1e6; }
+
+/* ---- connection lifecycle ------------------------------------------- */
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    rl_conn *c = h->data;
+    if (--c->handles == 0) {
+        c->m->nconns--;
+        if (c->pprev) {
+            *c->pprev = c->next;
+            if (c->next)
+                c->next->pprev = c->pprev;
+        }
+        free(c->buf);
+        free(c);
+    }
+}
+
+static void conn_close(rl_conn *c, int reset)
+{
+    if (c->closing)
+        return;
+    c->closing = 1;
+    uv_timer_stop(&c->timer);
+    uv_close((uv_handle_t *)&c->timer, on_handle_closed);
+    uv_close((uv_handle_t *)&c->idle, on_handle_closed);
+    if (reset && uv_tcp_close_reset(&c->tcp, on_handle_closed) == 0)
+        return;
+    uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+}
+
+static void on_written(uv_write_t *req, int status)
+{
+    rl_write *w = (rl_write *)req;
+    rl_conn *c = w->c;
+    int close_it = w->then_close || status < 0;
+    hk_bytes_free(&w->b);
+    free(w);
+    if (c->closing)
+        return;
+    if (close_it)
+        conn_close(c, 0);
+}
+
+static void send_bytes(rl_conn *c, hk_bytes *b, int then_close)
+{
+    rl_write *w = calloc(1, sizeof *w);
+    if (!w || b->oom || c->closing) {
+        free(w);
+        hk_bytes_free(b);
+        conn_close(c, 0);
+        return;
+    }
+    w->c = c;
+    w->b = *b;
+    w->then_close = then_close;
+    uv_buf_t ub = uv_buf_init((char *)w->b.p, (unsigned)w->b.len);
+    if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &ub, 1, on_written) < 0) {
+        hk_bytes_free(&w->b);
+        free(w);
+        conn_close(c, 0);
+    }
+}
+
+/* ---- serving ---------------------------------------------------------- */
+
+static void log_query(rl_conn *c, const char *outcome)
+{
+    FILE *f = c->m->c.log;
+    if (!f)
+        return;
+    uv_timeval64_t tv;
+    uv_gettimeofday(&tv);
+    fprintf(f, "%" PRId64 ".%06d,%s,", tv.tv_sec, (int)tv.tv_usec, c->peer);
+    const char *fields[2] = {c->q.indexes, c->q.query};
+    for (int k = 0; k < 2; k++) {
+        fputc('"', f);
+        for (const char *p = fields[k]; *p; p++) {
+            if (*p == '"')
+                fputc('"', f);
+            fputc(*p == '\n' ? ' ' : *p, f);
+        }
+        fputs("\",", f);
+    }
+    fprintf(f, "%.3f,%s\n", c->delay_ms, outcome);
+    fflush(f);
+}
+
+static void process(rl_conn *c);
+
+static void reply_search(uv_timer_t *t)
+{
+    rl_conn *c = t->data;
+    rl_mirror *m = c->m;
+    hk_bytes b;
+    hk_bytes_init(&b);
+    double u = gsl_rng_uniform(m->rng);
+    int manticore = c->q.master_ver >= 20;
+    rl_fault f = m->fault;
+    const char *outcome = "ok";
+    m->served++;
+    c->busy = 0;
+    if (f == RL_F_ERRORS ? u < m->fault_x : u < m->c.errors) {
+        hk_search_reply_build(&b, HK_ST_ERROR, "hakarma mirror: injected error", 1, manticore, 0, 0);
+        outcome = "error";
+    } else if (f == RL_F_RETRY) {
+        hk_search_reply_build(&b, HK_ST_RETRY, "hakarma mirror: injected retry", 1, manticore, 0, 0);
+        outcome = "retry";
+    } else if (f == RL_F_WARNING || u < m->c.errors + m->c.warnings) {
+        hk_search_reply_build(&b, HK_ST_WARNING, "hakarma mirror: injected warning", c->q.nqueries,
+                              manticore, 0, (uint32_t)c->delay_ms);
+        outcome = "warning";
+    } else {
+        hk_search_reply_build(&b, HK_ST_OK, NULL, c->q.nqueries, manticore, 0,
+                              (uint32_t)c->delay_ms);
+    }
+    if (f == RL_F_CLOSE) {  /* close mid-reply */
+        b.len = b.len > 12 ? b.len / 2 : 4;
+        log_query(c, "close");
+        send_bytes(c, &b, 1);
+        return;
+    }
+    if (f == RL_F_RESET) {
+        hk_bytes_free(&b);
+        log_query(c, "reset");
+        conn_close(c, 1);
+        return;
+    }
+    if (f == RL_F_GARBAGE) {
+        b.len = 0;
+        for (int k = 0; k < 16; k++)
+            hk_put_u8(&b, (uint8_t)gsl_rng_uniform_int(m->rng, 256));
+        b.p[4] = 0x7f; /* length field far beyond max_packet_size */
+        log_query(c, "garbage");
+        send_bytes(c, &b, 1);
+        return;
+    }
+    log_query(c, outcome);
+    send_bytes(c, &b, !c->persistent);
+    if (c->persistent)
+        process(c);
+}
+
+/* FCFS behind `threads` workers, as the simulator models it. */
+static double schedule(rl_mirror *m, double svc_ms)
+{
+    double t = now_ms();
+    if (m->c.threads <= 0)
+        return svc_ms;
+    int64_t *a = m->free_at, n = m->c.threads;
+    double start = (double)a[0] / 1000.0 > t ? (double)a[0] / 1000.0 : t;
+    int64_t v = (int64_t)((start + svc_ms) * 1000.0);
+    int i = 0;
+    for (;;) {
+        int k = 2 * i + 1;
+        if (k >= n)
+            break;
+        if (k + 1 < n && a[k + 1] < a[k])
+            k++;
+        if (a[k] >= v)
+            break;
+        a[i] = a[k];
+        i = k;
+    }
+    a[i] = v;
+    return start + svc_ms - t;
+}
+
+static void start_search(rl_conn *c, const uint8_t *body, uint32_t len)
+{
+    rl_mirror *m = c->m;
+    hk_rd r;
+    if (hk_search_req_parse(body, len, &c->q, &r) < 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "invalid SEARCH request at byte %zu: expected %s", r.err_off,
+                 r.what);
+        hk_bytes b;
+        hk_bytes_init(&b);
+        hk_search_reply_build(&b, HK_ST_ERROR, msg, 1, 0, 0, 0);
+        send_bytes(c, &b, 1);
+        return;
+    }
+    if (m->fault == RL_F_HANG) {  /* accept, never answer */
+        c->busy = 1;
+        c->delay_ms = -1;
+        log_query(c, "hang");
+        return;
+    }
+    double svc = m->c.service ? hk_dist_sample(m->c.service, m->rng) / 1000.0 : 0;
+    if (m->fault == RL_F_SLOW)
+        svc *= m->fault_x;
+    c->delay_ms = schedule(m, svc);
+    c->busy = 1;
+    uv_timer_start(&c->timer, reply_search, (uint64_t)(c->delay_ms + 0.5), 0);
+}
+
+static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
+{
+    hk_rd r;
+    hk_rd_init(&r, body, h->len);
+    if (h->code == HK_CMD_PERSIST) {
+        c->persistent = hk_rd_u32(&r, "persist flag") != 0;
+        return;
+    }
+    if (h->code == HK_CMD_PING) {
+        uint32_t cookie = hk_rd_u32(&r, "cookie");
+        hk_bytes b;
+        hk_bytes_init(&b);
+        hk_ping_reply_build(&b, cookie);
+        send_bytes(c, &b, !c->persistent);
+        return;
+    }
+    if (h->code == HK_CMD_SEARCH) {
+        start_search(c, body, h->len);
+        return;
+    }
+    hk_bytes b;
+    hk_bytes_init(&b);
+    hk_search_reply_build(&b, HK_ST_ERROR, "hakarma mirror: unknown command", 1, 0, 0, 0);
+    send_bytes(c, &b, 1);
+}
+
+static void process(rl_conn *c)
+{
+    while (!c->closing && !c->busy) {
+        if (!c->got_hello) {
+            if (c->len < 4)
+                return;
+            c->got_hello = 1;
+            memmove(c->buf, c->buf + 4, c->len -= 4);
+            continue;
+        }
+        if (c->len < 8)
+            return;
+        hk_hdr h;
+        hk_hdr_read(c->buf, &h);
+        if (h.len > c->m->c.max_request) {
+            conn_close(c, 0);
+            return;
+        }
+        if (c->len < 8 + (size_t)h.len)
+            return;
+        command(c, &h, c->buf + 8);
+        size_t used = 8 + (size_t)h.len;
+        if (!c->closing)
+            memmove(c->buf, c->buf + used, c->len -= used);
+        if (!c->persistent)
+            return; /* one command per connection */
+    }
+}
+
+static void on_alloc(uv_handle_t *h, size_t want, uv_buf_t *out)
+{
+    rl_conn *c = h->data;
+    (void)want;
+    size_t need = c->len + 65536;
+    if (need > c->cap) {
+        uint8_t *p = realloc(c->buf, need);
+        if (!p) {
+            *out = uv_buf_init(NULL, 0);
+            return;
+        }
+        c->buf = p;
+        c->cap = need;
+    }
+    *out = uv_buf_init((char *)c->buf + c->len, (unsigned)(c->cap - c->len));
+}
+
+static void on_idle(uv_timer_t *t) { conn_close(t->data, 0); }
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    rl_conn *c = s->data;
+    (void)buf;
+    if (n < 0) {
+        conn_close(c, 0);
+        return;
+    }
+    c->len += (size_t)n;
+    if (c->len > (size_t)c->m->c.max_request + 16) {
+        conn_close(c, 0);
+        return;
+    }
+    uv_timer_again(&c->idle);
+    process(c);
+}
+
+static void on_conn(uv_stream_t *srv, int status)
+{
+    rl_mirror *m = srv->data;
+    if (status < 0)
+        return;
+    rl_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->m = m;
+    uv_tcp_init(m->loop, &c->tcp);
+    uv_timer_init(m->loop, &c->timer);
+    uv_timer_init(m->loop, &c->idle);
+    c->tcp.data = c->timer.data = c->idle.data = c;
+    c->handles = 3;
+    m->nconns++;
+    c->next = m->conns;
+    if (m->conns)
+        m->conns->pprev = &c->next;
+    c->pprev = &m->conns;
+    m->conns = c;
+    if (uv_accept(srv, (uv_stream_t *)&c->tcp) < 0 || m->nconns > m->c.max_conns) {
+        conn_close(c, 0);
+        return;
+    }
+    m->accepted++;
+    struct sockaddr_storage ss;
+    int len = sizeof ss;
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) == 0 && ss.ss_family == AF_INET) {
+        struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+        char ip[32];
+        uv_ip4_name(sin, ip, sizeof ip);
+        snprintf(c->peer, sizeof c->peer, "%s:%d", ip, ntohs(sin->sin_port));
+    }
+    uv_timer_start(&c->idle, on_idle, (uint64_t)m->c.idle_ms, (uint64_t)m->c.idle_ms);
+    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    if (m->fault == RL_F_PARTITION)
+        return; /* never send the hello: the master's connect phase times out */
+    hk_bytes b;
+    hk_bytes_init(&b);
+    hk_put_u32(&b, m->fault == RL_F_BADVERSION ? 2 : HK_PROTO_HELLO);
+    send_bytes(c, &b, 0);
+}
+
+static int listen_on(rl_mirror *m, char *msg, int n)
+{
+    struct sockaddr_in a;
+    if (uv_ip4_addr(m->c.host, m->c.port, &a) < 0)
+        return snprintf(msg, (size_t)n, "bad listen address %s", m->c.host), -1;
+    uv_tcp_init(m->loop, &m->srv);
+    m->srv.data = m;
+    int rc = uv_tcp_bind(&m->srv, (struct sockaddr *)&a, 0);
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&m->srv, 512, on_conn);
+    if (rc < 0) {
+        snprintf(msg, (size_t)n, "cannot listen on %s:%d: %s", m->c.host, m->c.port,
+                 uv_strerror(rc));
+        uv_close((uv_handle_t *)&m->srv, NULL);
+        return -1;
+    }
+    m->listening = 1;
+    return 0;
+}
+
+int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char *msg, int n)
+{
+    memset(m, 0, sizeof *m);
+    m->loop = loop;
+    m->c = *c;
+    m->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    m->free_at = calloc((size_t)(c->threads > 0 ? c->threads : 1), sizeof *m->free_at);
+    if (!m->rng || !m->free_at)
+        return snprintf(msg, (size_t)n, "out of memory"), -1;
+    gsl_rng_set(m->rng, (unsigned long)c->seed);
+    if (c->log)
+        fputs("t_s,peer,index,query,delay_ms,outcome\n", c->log);
+    return listen_on(m, msg, n);
+}
+
+int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x)
+{
+    char msg[200];
+    if (f == RL_F_DOWN && m->listening) {
+        uv_close((uv_handle_t *)&m->srv, NULL);
+        m->listening = 0;
+    } else if (f != RL_F_DOWN && !m->listening && listen_on(m, msg, sizeof msg) < 0) {
+        return -1;
+    }
+    m->fault = f;
+    m->fault_x = x;
+    return 0;
+}
+
+static void ctl_alloc(uv_handle_t *h, size_t want, uv_buf_t *out)
+{
+    rl_mirror *m = h->data;
+    (void)want;
+    *out = uv_buf_init(m->ctl_buf + m->ctl_len, (unsigned)(sizeof m->ctl_buf - m->ctl_len - 1));
+}
+
+static void ctl_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    rl_mirror *m = s->data;
+    (void)buf;
+    if (n < 0) { /* parent gone: stop */
+        rl_mirror_stop(m);
+        return;
+    }
+    m->ctl_len += (size_t)n;
+    m->ctl_buf[m->ctl_len] = '\0';
+    char *nl;
+    while ((nl = strchr(m->ctl_buf, '\n'))) {
+        *nl = '\0';
+        rl_fault f;
+        double x;
+        if (!strcmp(m->ctl_buf, "quit"))
+            rl_mirror_stop(m);
+        else if (!strncmp(m->ctl_buf, "fault ", 6) && rl_fault_parse(m->ctl_buf + 6, &f, &x) == 0)
+            rl_mirror_set_fault(m, f, x);
+        else
+            fprintf(stderr, "hareal mirror: unknown control line '%s'\n", m->ctl_buf);
+        size_t used = (size_t)(nl - m->ctl_buf) + 1;
+        memmove(m->ctl_buf, nl + 1, m->ctl_len - used + 1);
+        m->ctl_len -= used;
+    }
+    if (m->ctl_len >= sizeof m->ctl_buf - 1)
+        m->ctl_len = 0;
+}
+
+int rl_mirror_control_stdin(rl_mirror *m)
+{
+    if (uv_pipe_init(m->loop, &m->ctl, 0) < 0 || uv_pipe_open(&m->ctl, 0) < 0)
+        return -1;
+    m->ctl.data = m;
+    m->ctl_on = 1;
+    return uv_read_start((uv_stream_t *)&m->ctl, ctl_alloc, ctl_read);
+}
+
+void rl_mirror_stop(rl_mirror *m)
+{
+    if (m->listening) {
+        uv_close((uv_handle_t *)&m->srv, NULL);
+        m->listening = 0;
+    }
+    if (m->ctl_on) {
+        uv_close((uv_handle_t *)&m->ctl, NULL);
+        m->ctl_on = 0;
+    }
+    for (rl_conn *c = m->conns; c; c = c->next)
+        conn_close(c, 0);
+}
+
+void rl_mirror_free(rl_mirror *m)
+{
+    if (m->rng)
+        gsl_rng_free(m->rng);
+    free(m->free_at);
+    m->rng = NULL;
+    m->free_at = NULL;
+}

@@ -1,0 +1,62 @@
+/* rl_mirror: a mirror agent on the wire. It speaks the searchd side of the
+ * agent protocol (hello on accept, PERSIST, PING, SEARCH with a valid empty
+ * result a 2.2.11 or Manticore master merges), serves each query after an
+ * injected delay (service distribution behind `threads` FCFS workers), and
+ * can fail the ways the simulator's faults name, switchable at run time. */
+#ifndef RL_MIRROR_H
+#define RL_MIRROR_H
+
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+#include <uv.h>
+#include "hk_dist.h"
+
+typedef enum rl_fault {
+    RL_F_NONE, RL_F_DOWN, RL_F_HANG, RL_F_SLOW, RL_F_ERRORS, RL_F_PARTITION, RL_F_CLOSE,
+    RL_F_RESET, RL_F_GARBAGE, RL_F_BADVERSION, RL_F_RETRY, RL_F_WARNING, RL_F_N
+} rl_fault;
+
+typedef struct rl_mirror_cfg {
+    char host[64];
+    int port;
+    const hk_dist *service;      /* not owned */
+    int threads;                 /* 0 = no queueing */
+    double errors, warnings;     /* probabilities of ERROR / WARNING replies */
+    FILE *log;                   /* CSV of served queries, or NULL */
+    int max_conns;               /* connection limit */
+    int64_t idle_ms;             /* idle-connection timeout */
+    uint32_t max_request;        /* bytes */
+    uint64_t seed;
+} rl_mirror_cfg;
+
+typedef struct rl_mirror {
+    uv_loop_t *loop;
+    rl_mirror_cfg c;
+    uv_tcp_t srv;
+    int listening;
+    gsl_rng *rng;
+    int64_t *free_at;            /* worker free times (ms since start, min-heap) */
+    rl_fault fault;
+    double fault_x;
+    int nconns;
+    struct rl_conn *conns;
+    uint64_t served, accepted;
+    uv_pipe_t ctl;               /* control lines on stdin */
+    int ctl_on;
+    char ctl_buf[256];
+    size_t ctl_len;
+} rl_mirror;
+
+int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char *msg, int n);
+/* Listen for control lines ("fault KIND", "fault slow(4)", "quit") on stdin. */
+int rl_mirror_control_stdin(rl_mirror *m);
+/* "down", "hang", "slow(4)", "errors(0.5)", "close", ... -> fault; -1 if unknown. */
+int rl_fault_parse(const char *s, rl_fault *f, double *x);
+const char *rl_fault_name(rl_fault f);
+int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x);
+/* Stop listening and close every connection; the loop then ends. */
+void rl_mirror_stop(rl_mirror *m);
+/* After the loop ended. */
+void rl_mirror_free(rl_mirror *m);
+
+#endif
