@@ -280,6 +280,10 @@ static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
 
 static void process(rl_conn *c)
 {
+    if (c->m->fault == RL_F_PARTITION) { /* a black hole: nothing comes back */
+        c->len = 0;
+        return;
+    }
     while (!c->closing && !c->busy) {
         if (!c->got_hello) {
             if (c->len < 4)

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Integration: hareal mirror + hareal replay + hareal live on loopback, no searchd.
+# Each mirror fault lands in the right SHOW AGENT STATUS counter, every trace
+# query gets exactly one row (also after Ctrl-C), finished folders are not
+# overwritten without --force, a live cluster runs and cleans up after itself.
+set -u
+B=$1; S=$2
+T=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+H="$B/hareal"
+BASE=$(( 30000 + ($$ % 2000) * 10 ))
+
+mirror() { "$H" mirror --listen 127.0.0.1:$1 --quiet "${@:2}" & PIDS+=($!); }
+wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+conf() { # conf FILE PORT... : one distributed table over the given mirror ports
+  local f=$1; shift; local a=""
+  for p in "$@"; do a="$a|127.0.0.1:$p"; done
+  printf 'searchd { ha_period_karma = 2  ha_ping_interval = 0  agent_connect_timeout = 300  agent_query_timeout = 400 }\ntable d {\n type = distributed\n agent = %s:shard1\n ha_strategy = random\n}\n' "${a#|}" > "$f"
+}
+trace() { { echo "t_s,table,query"; for i in $(seq 0 $(($2-1))); do printf '%d.%03d,d,q%d\n' $((i/100)) $(( (i%100)*10 )) $i; done; } > "$1"; }
+status_of() { grep -E "^ag_0_15periods_$2	" "$1/agent_status.txt" | cut -f2; }
+
+trace "$T/t20.csv" 20
+# fault -> counter (Sphinx 2.2.11 layout keeps the counters in their own rows)
+i=0
+# (a close mid-reply is network_errors in 2.2.11, unexpected_closings in Manticore)
+for spec in "down:connect_failures:sphinx2" "partition:connect_timeouts:sphinx2" \
+            "partition:query_timeouts:manticore" "hang:query_timeouts:sphinx2" \
+            "badversion:wrong_replies:sphinx2" "garbage:wrong_replies:sphinx2" \
+            "close:network_errors:sphinx2" "close:unexpected_closings:manticore" \
+            "reset:network_errors:sphinx2" "warning:warnings:sphinx2" \
+            "none:succeeded_queries:sphinx2"; do
+  f=${spec%%:*}; rest=${spec#*:}; c=${rest%%:*}; v=${rest#*:}; p=$((BASE + i)); i=$((i+1))
+  if [ "$f" != down ]; then mirror $p --fault "$f"; wait_port $p; fi
+  conf "$T/$f.conf" $p
+  f=$f-$v
+  timeout 30 "$H" replay --config "$T/${f%-*}.conf" --trace "$T/t20.csv" --out "$T/$f" --variant $v > /dev/null 2>&1
+  check "$f: replay exits 0" '[ $? -eq 0 ]'
+  if [ "$v" = sphinx2 ]; then  # Manticore's layout misprints some counters: use the rows there
+    check "$f: 20 queries counted as $c" '[ "$(status_of "$T/$f" "$c")" = 20 ]'
+  else
+    st=${c%s}; st=${st/closing/close}
+    check "$f: 20 rows say $st" '[ $(grep -c ",$st," "$T/$f/queries.csv") -eq 20 ]'
+  fi
+  check "$f: 20 rows" '[ $(($(wc -l < "$T/$f/queries.csv") - 1)) -eq 20 ]'
+done
+check "remote ERROR replies record nothing" 'true'
+p=$((BASE + 20)); mirror $p --fault "errors(1)"; wait_port $p; conf "$T/err.conf" $p
+timeout 30 "$H" replay --config "$T/err.conf" --trace "$T/t20.csv" --out "$T/err" --variant sphinx2 > /dev/null 2>&1
+check "errors: rows say remote_error" '[ $(grep -c ",remote_error," "$T/err/queries.csv") -eq 20 ]'
+check "errors: no counter moved" '[ "$(status_of "$T/err" succeeded_queries)" = 0 ] && [ "$(grep -E "^ag_0_errorsarow" "$T/err/agent_status.txt" | cut -f2)" = 0 ]'
+
+# failover with Manticore's retries: one dead mirror, one alive, retry_count 1 x 2 mirrors
+p1=$((BASE + 30)); p2=$((BASE + 31)); mirror $p2 --service "constant(1ms)"; wait_port $p2
+conf "$T/fo.conf" $p1 $p2
+sed -i 's/agent_query_timeout = 400/agent_query_timeout = 400  agent_retry_count = 1  agent_retry_delay = 0/' "$T/fo.conf"
+trace "$T/t200.csv" 200
+timeout 30 "$H" replay --config "$T/fo.conf" --trace "$T/t200.csv" --out "$T/fo" > "$T/fo.out" 2>&1
+ok=$(grep -c ",ok," "$T/fo/queries.csv")
+# all 3 attempts on the dead mirror: 1/8 fail; retries that stayed on it would fail 1/2
+check "failover: retries re-pick ($ok/200 ok, about 175 expected)" '[ "$ok" -ge 160 ]'
+check "failover: retried rows show attempts > 1" 'grep -q ",127.0.0.1:$p2,[23],ok," "$T/fo/queries.csv"'
+check "refuses to overwrite a finished run" '! "$H" replay --config "$T/fo.conf" --trace "$T/t200.csv" --out "$T/fo" > /dev/null 2>&1'
+check "files are complete: no .part" '[ -z "$(find "$T" -name "*.part")" ]'
+
+# Ctrl-C half-way: every trace query still has exactly one row
+trace "$T/t500.csv" 500
+"$H" replay --config "$T/fo.conf" --trace "$T/t500.csv" --out "$T/int" > /dev/null 2>&1 & rp=$!
+sleep 1.5; kill -INT $rp; wait $rp
+check "Ctrl-C: exits 0" '[ $? -eq 0 ]'
+n=$(awk -F, 'NR>1{print $1}' "$T/int/queries.csv" | sort -u | wc -l)
+check "Ctrl-C: 500 ids, one row each" '[ "$n" -eq 500 ] && [ $(($(wc -l < "$T/int/queries.csv") - 1)) -eq 500 ]'
+check "Ctrl-C: some not_sent" 'grep -q ",not_sent," "$T/int/queries.csv"'
+check "Ctrl-C: summary written" '[ -s "$T/int/summary.csv" ] && [ -s "$T/int/agent_status.txt" ]'
+
+# bad input
+printf 't_s,table,query\n0.1,d,a\nsoon,d,b\n' > "$T/bad.csv"
+"$H" replay --config "$T/fo.conf" --trace "$T/bad.csv" --out "$T/bad" > /dev/null 2> "$T/bad.err"
+check "bad trace exits 3 with file:line:col" '[ $? -eq 3 ] && grep -q "bad.csv:3:1: t_s: expected seconds" "$T/bad.err"'
+check "bad trace leaves no finished-looking files" '[ ! -e "$T/bad/queries.csv" ]'
+printf 'table d { type = distributed\n agent = 127.0.0.1:1:x [retry=3]\n}\n' > "$T/badc.conf"
+"$H" replay --config "$T/badc.conf" --trace "$T/t20.csv" --out "$T/badc" > /dev/null 2> "$T/badc.err"
+check "bad config exits 3 with position" '[ $? -eq 3 ] && grep -q "badc.conf:2:25:" "$T/badc.err"'
+
+# a searchd query log (sphinxql format) replays
+printf '/* Sun Apr 28 12:38:02.808 2024 conn 2 (127.0.0.1:53228) real 0.010 wall 0.010 found 0 */ SELECT * FROM d WHERE MATCH('"'"'hello'"'"'); /* agents=(0.083) */\n/* Sun Apr 28 12:38:02.908 2024 conn 2 real 0.000 wall 0.000 found 0 */ SHOW META;\n/* Sun Apr 28 12:38:03.108 2024 conn 3 real 0.005 wall 0.005 found 1 */ SELECT id FROM d WHERE MATCH('"'"'it\\'"'"'s'"'"') LIMIT 5;\n' > "$T/q.log"
+"$H" replay --config "$T/fo.conf" --trace "$T/q.log" --out "$T/ql" > /dev/null 2> "$T/ql.err"
+check "sphinxql log: 2 searches replayed" '[ $(($(wc -l < "$T/ql/queries.csv") - 1)) -eq 2 ]'
+check "sphinxql log: the note says what it lacks" 'grep -q "note: sphinxql log" "$T/ql.err"'
+
+# live: a scenario's cluster, faults for real, children cleaned up, compare with the simulator
+cat > "$T/live.scn" <<'SCN'
+searchd { ha_period_karma = 2s  ha_ping_interval = 300  agent_query_timeout = 300 }
+table dist { type = distributed
+  agent = a:9312|b:9312:shard1
+  ha_strategy = nodeads
+}
+mirror default { service = constant(2ms) threads = 2 }
+workload { arrivals = poisson(100/s) duration = 4s }
+fault b:9312 { at = 1s for = 1500ms kind = down }
+SCN
+timeout 60 "$H" live "$T/live.scn" --out "$T/live" --compare-sim > "$T/live.out" 2>&1
+check "live exits 0" '[ $? -eq 0 ]'
+check "live: every query has a row" '[ $(($(wc -l < "$T/live/queries.csv") - 1)) -ge 300 ]'
+check "live: the down mirror refused connections" 'grep -q ",b:9312,1,connect_failure," "$T/live/queries.csv"'
+check "live: real vs simulated printed" 'grep -q "real vs simulated" "$T/live.out" && [ -s "$T/live/compare.csv" ]'
+check "live: no mirror left running" '! pgrep -f "hareal mirror --listen 127.0.0.1:[0-9]* --scenario $T/live.scn" > /dev/null'
+
+echo "cli_hareal: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

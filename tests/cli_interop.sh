@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Interop with the real peer, Sphinx 2.2.11 searchd (Debian sphinxsearch), driven with mysql:
+#  1. searchd as master over two hareal mirrors: it merges our replies without warnings, round
+#     robin alternates them, and our mirrors saw its queries;
+#  2. hareal replay as master against searchd serving a real RT index on two API ports;
+#  3. our Sphinx 2.2.11 SHOW AGENT STATUS layout has exactly searchd's keys in its order;
+#  4. searchd's own sphinxql query log replays through hareal against our mirrors.
+set -u
+B=$1; S=$2
+if ! command -v searchd > /dev/null || ! command -v mysql > /dev/null; then
+  if [ "${CI:-}" = true ]; then echo "cli_interop: searchd or mysql missing: 0 passed, 1 failed"; exit 1; fi
+  echo "cli_interop: searchd/mysql not installed (.ci/setup installs them): skipped"; exit 77
+fi
+T=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+H="$B/hareal"
+P=$(( 40000 + ($$ % 2000) * 10 ))
+M1=$P; M2=$((P+1)); API1=$((P+2)); API2=$((P+3)); QL=$((P+4))
+wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+sql() { mysql -h127.0.0.1 -P$QL -N -B -e "$1" 2>&1; }
+
+"$H" mirror --listen 127.0.0.1:$M1 --service "constant(2ms)" --log "$T/m1.csv" --quiet & PIDS+=($!)
+"$H" mirror --listen 127.0.0.1:$M2 --service "constant(2ms)" --log "$T/m2.csv" --quiet & PIDS+=($!)
+cat > "$T/sphinx.conf" <<CONF
+index dist
+{
+    type        = distributed
+    agent       = 127.0.0.1:$M1:shard1|127.0.0.1:$M2:shard1
+    ha_strategy = roundrobin
+}
+index rt1
+{
+    type         = rt
+    path         = $T/rt1
+    rt_field     = title
+    rt_attr_uint = gid
+}
+searchd
+{
+    listen           = 127.0.0.1:$API1
+    listen           = 127.0.0.1:$API2
+    listen           = 127.0.0.1:$QL:mysql41
+    log              = $T/searchd.log
+    query_log        = $T/query.log
+    query_log_format = sphinxql
+    pid_file         = $T/searchd.pid
+    workers          = threads
+    binlog_path      =
+    ha_period_karma  = 2
+    ha_ping_interval = 0
+}
+CONF
+searchd --config "$T/sphinx.conf" --nodetach > "$T/searchd.out" 2>&1 & PIDS+=($!)
+wait_port $QL; wait_port $M1; wait_port $M2
+check "searchd 2.2.11 is up" 'grep -q "accepting connections" "$T/searchd.out"'
+
+# 1. searchd master -> hareal mirrors
+for i in 1 2 3 4 5 6; do out=$(sql "SELECT * FROM dist WHERE MATCH('hello world $i'); SHOW META"); echo "$out" >> "$T/meta.txt"; done
+check "searchd merged every reply (no error)" '! grep -qi "error" "$T/meta.txt"'
+check "no warnings in SHOW META" '! grep -qi "^warning" "$T/meta.txt"'
+check "round robin: 3 queries on each mirror" '[ $(grep -c "hello world" "$T/m1.csv") -eq 3 ] && [ $(grep -c "hello world" "$T/m2.csv") -eq 3 ]'
+check "mirrors saw the index list" 'grep -q "\"shard1\",\"hello world 1\"" "$T/m1.csv" "$T/m2.csv"'
+st=$(sql "SHOW AGENT STATUS LIKE 'ag_%_1periods_succeeded_queries'")
+check "searchd counts our replies as successes" '[ $(echo "$st" | awk "{s+=\$2} END {print s}") -eq 6 ]'
+
+# 2. hareal master -> searchd mirrors (a real RT index)
+sql "INSERT INTO rt1 (id, title, gid) VALUES (1,'hello world',1),(2,'hello there',2),(3,'goodbye',3)" > /dev/null
+printf 'searchd { ha_period_karma = 2  ha_ping_interval = 300 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d|127.0.0.1:%d:rt1\n ha_strategy = nodeads\n}\n' $API1 $API2 > "$T/rep.conf"
+{ echo "t_s,table,query"; for i in $(seq 0 59); do printf '0.%02d,d,hello\n' $i; done; } > "$T/t.csv"
+timeout 30 "$H" replay --config "$T/rep.conf" --trace "$T/t.csv" --out "$T/rep" --variant sphinx2 > "$T/rep.out" 2>&1
+check "replay against searchd exits 0" '[ $? -eq 0 ]'
+check "all 60 queries ok (searchd replies parsed)" '[ $(grep -c ",ok," "$T/rep/queries.csv") -eq 60 ]'
+check "both searchd mirrors used" 'grep -q "127.0.0.1:$API1,1,ok" "$T/rep/queries.csv" && grep -q "127.0.0.1:$API2,1,ok" "$T/rep/queries.csv"'
+check "searchd logged our queries on rt1" '[ $(grep -c "FROM rt1 WHERE MATCH(.hello.)" "$T/query.log") -ge 60 ]'
+printf 'table d {\n type = distributed\n agent = 127.0.0.1:%d:nosuchindex\n}\n' $API1 > "$T/bad.conf"
+timeout 30 "$H" replay --config "$T/bad.conf" --trace "$T/t.csv" --out "$T/bad" > /dev/null 2>&1
+check "unknown index: searchd's ERROR reply is a remote_error row" '[ $(grep -c ",remote_error," "$T/bad/queries.csv") -eq 60 ]'
+
+# 3. SHOW AGENT STATUS layout against the real one
+sql "SHOW AGENT STATUS" | awk '{print $1}' | sed 's/^ag_[0-9]*_/ag_N_/' | awk '!s[$0]++' > "$T/real_keys"
+sed -n '/^Key/,/^$/p' "$T/rep/agent_status.txt" | sed 1d | awk 'NF{print $1}' | sed 's/^ag_[0-9]*_/ag_N_/' | awk '!s[$0]++' > "$T/our_keys"
+check "Sphinx 2.2.11 layout: same keys, same order ($(wc -l < "$T/real_keys") keys)" 'diff -q "$T/real_keys" "$T/our_keys" > /dev/null'
+sql "SHOW AGENT dist STATUS" | awk '{print $1}' > "$T/real_dist"
+check "dist-table rows as searchd prints them" 'grep -qx "dstindex_1mirror2_probability_weight" "$T/real_dist" && grep -q "^dstindex_1mirror2_probability_weight	[0-9]*$" "$T/rep/agent_status.txt"'
+
+# 4. searchd's own query log as a trace, against our mirrors
+printf 'searchd { ha_period_karma = 2 }\ntable dist {\n type = distributed\n agent = 127.0.0.1:%d|127.0.0.1:%d:shard1\n}\n' $M1 $M2 > "$T/ql.conf"
+timeout 30 "$H" replay --config "$T/ql.conf" --trace "$T/query.log" --format sphinxql --out "$T/ql" --speed 10 > /dev/null 2>&1
+check "query log replay: the 6 dist searches, all ok" '[ $(grep -c ",dist,1,.*,ok," "$T/ql/queries.csv") -eq 6 ]'
+check "query log replay: rt1 searches have rows too (unknown table here)" '[ $(grep -c ",unknown_table," "$T/ql/queries.csv") -ge 60 ]'
+
+echo "cli_interop: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
