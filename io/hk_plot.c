@@ -168,11 +168,12 @@ static int write_stacked(const char *path, const plotdata *p)
     for (int j = 0; j < m; j++)
         fprintf(f, " \"%s\"", p->s[idx[j]].mirror);
     fprintf(f, "\n");
-    for (int k = 0; m && k < p->s[idx[0]].n; k++) {
-        fprintf(f, "%.3f", p->s[idx[0]].t[k] + p->karma / 2);
+    for (int k = 0; m && k <= p->s[idx[0]].n; k++) { /* steps: one row per period start + end */
+        int kk = k < p->s[idx[0]].n ? k : k - 1;
+        fprintf(f, "%.3f", k < p->s[idx[0]].n ? p->s[idx[0]].t[k] : p->s[idx[0]].t[kk] + p->karma);
         double cum = 0;
         for (int j = 0; j < m; j++) {
-            cum += k < p->s[idx[j]].n ? p->s[idx[j]].q[k] : 0;
+            cum += kk < p->s[idx[j]].n ? p->s[idx[j]].q[kk] : 0;
             fprintf(f, " %.0f", cum);
         }
         fprintf(f, "\n");

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include "hk_csv.h"
+#include "hk_file.h"
 #include "hk_status.h"
 
 static double ms(double us) { return us / 1000.0; }
@@ -23,6 +24,20 @@ void hk_rep_period_row(FILE *f, int period, double t_start_s, int master, const 
     hk_csv_str(f, mirror, 1);
     fprintf(f, ",%.6f,%.4f,%" PRIu64 ",%" PRIu64 ",%d,%.3f,%.3f\n", prob, weight, q, err, alive,
             ms(hk_hist_mean(lat)), ms(hk_hist_quantile(lat, 0.99)));
+}
+
+void hk_rep_latency_header(FILE *f)
+{
+    fputs("period,t_start_s,queries,ok,partial,errors,latency_mean_ms,latency_p50_ms,"
+          "latency_p99_ms\n", f);
+}
+
+void hk_rep_latency_row(FILE *f, int period, double t_start_s, uint64_t ok, uint64_t partial,
+                        uint64_t failed, const hk_hist *h)
+{
+    fprintf(f, "%d,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f\n", period,
+            t_start_s, h->n, ok, partial, failed, ms(hk_hist_mean(h)), ms(hk_hist_quantile(h, 0.5)),
+            ms(hk_hist_quantile(h, 0.99)));
 }
 
 void hk_rep_summary_header(FILE *f)
@@ -82,4 +97,20 @@ void hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line
         table_status(b, cl, &cl->tables[t], lines + base, var);
         base += cl->tables[t].nlines;
     }
+}
+
+int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *e)
+{
+    hk_out o;
+    if (hk_out_open(&o, dir, "faults.csv", e) < 0)
+        return -1;
+    fputs("start_s,end_s,mirror,kind\n", o.f);
+    for (int i = 0; i < s->nfaults; i++) {
+        const hk_fault *f = &s->faults[i];
+        fprintf(o.f, "%.3f,%.3f,", (double)f->at_us / 1e6,
+                (double)(f->for_us >= 0 ? f->at_us + f->for_us : end_us) / 1e6);
+        hk_csv_str(o.f, s->cl->hosts[f->host].name, 1);
+        fprintf(o.f, ",%s\n", hk_fault_name(f->kind));
+    }
+    return hk_out_commit(&o, e);
 }

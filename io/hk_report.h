@@ -9,15 +9,21 @@
 #include "hk_buf.h"
 #include "hk_cluster.h"
 #include "hk_hist.h"
+#include "hk_scn.h"
 #include "hk_strat.h"
 
 void hk_rep_periods_header(FILE *f);
 void hk_rep_period_row(FILE *f, int period, double t_start_s, int master, const char *table,
                        int agent, const char *mirror, double prob, double weight, uint64_t q,
                        uint64_t err, int alive, const hk_hist *lat);
+void hk_rep_latency_header(FILE *f);
+void hk_rep_latency_row(FILE *f, int period, double t_start_s, uint64_t ok, uint64_t partial,
+                        uint64_t failed, const hk_hist *lat);
 void hk_rep_summary_header(FILE *f);
 void hk_rep_summary_row(FILE *f, const char *table, int agent, const char *mirror, uint64_t q,
                         double share, uint64_t err, const hk_hist *lat);
+/* faults.csv (start_s,end_s,mirror,kind) in dir; a fault without end lasts to end_us. */
+int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *err);
 /* dash: per host; lines: every agent line of every table, in config order. */
 void hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
                    const hk_variant *var, int64_t now_us, const char *title);

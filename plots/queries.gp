@@ -7,5 +7,5 @@ set ylabel 'queries per period'
 set yrange [0:*]
 load dir.'/plots/faults.gp'
 f = dir.'/plots/queries_stacked.dat'
-plot for [i=n0:1:-1] f using 1:(column(i+1)) with filledcurves x1 fs solid 0.7 lc i \
+plot for [i=n0:1:-1] f using 1:(column(i+1)) with fillsteps fs solid 0.7 lc i \
     title columnheader(i+1)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "hk_csv.h"
 #include "hk_plot.h"
+#include "hk_report.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
 #include "rl_addr.h"
@@ -395,7 +396,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, (unsigned long)seed);
     rl_master_cfg mc = {s->cl, variant, o.strategy >= 0 ? o.strategy : s->strategy, addr, seed,
-                        NULL, NULL, NULL};
+                        NULL, NULL, NULL, NULL};
     rl_drive d = {0};
     d.cl = s->cl;
     d.trace = have_trace ? &tr : NULL;
@@ -418,6 +419,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
             hk_out_commit(&ro, &e);
         }
         hk_out_write_all(o.out, "scenario.txt", lv.L.text, strlen(lv.L.text), &e);
+        hk_rep_faults(s, dur, o.out, &e);
         if (o.compare && rl_compare_sim(lv.self, lv.scn, o.out, &o, dur, seed, variant) < 0)
             rc = RL_EXIT_RUN;
         char msg[512];

@@ -158,7 +158,7 @@ int rl_cmd_replay(int argc, char **argv)
         rc = RL_EXIT_USAGE;
         goto closetr;
     }
-    rl_master_cfg mc = {cl, o.variant, o.strategy, addr, (uint64_t)o.seed, NULL, NULL, NULL};
+    rl_master_cfg mc = {cl, o.variant, o.strategy, addr, (uint64_t)o.seed, NULL, NULL, NULL, NULL};
     rl_drive d = {0};
     d.cl = cl;
     d.trace = &tr;
@@ -198,14 +198,20 @@ int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const c
 {
     hk_err e;
     char msg[300];
-    if (hk_out_open(po, dir, "periods.csv", &e) < 0 || hk_out_open(qo, dir, "queries.csv", &e) < 0) {
+    hk_out lo = {0};
+    memset(po, 0, sizeof *po);
+    memset(qo, 0, sizeof *qo);
+    if (hk_out_open(po, dir, "periods.csv", &e) < 0 || hk_out_open(qo, dir, "queries.csv", &e) < 0 ||
+        hk_out_open(&lo, dir, "latency.csv", &e) < 0) {
         rl_print_err("hareal", &e);
         hk_out_abort(po);
+        hk_out_abort(qo);
         return RL_EXIT_RUN;
     }
     uv_loop_t *loop = uv_default_loop();
     rl_master_cfg mc = *mc0;
     mc.periods = po->f;
+    mc.latency = lo.f;
     mc.done = rl_drive_on_done;
     mc.ctx = d;
     run r = {0};
@@ -214,6 +220,7 @@ int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const c
         fprintf(stderr, "hareal: %s\n", msg);
         hk_out_abort(po);
         hk_out_abort(qo);
+        hk_out_abort(&lo);
         return RL_EXIT_RUN;
     }
     *mp = m;
@@ -229,6 +236,7 @@ int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const c
         uv_run(loop, UV_RUN_DEFAULT);
         hk_out_abort(po);
         hk_out_abort(qo);
+        hk_out_abort(&lo);
         return RL_EXIT_INPUT;
     }
     uv_run(loop, UV_RUN_DEFAULT);
@@ -236,9 +244,11 @@ int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const c
         rl_print_err("hareal", &d->err);
         hk_out_abort(po);
         hk_out_abort(qo);
+        hk_out_abort(&lo);
         return RL_EXIT_INPUT;
     }
-    if (rl_master_finish(m, dir, &e) < 0 || hk_out_commit(po, &e) < 0 || hk_out_commit(qo, &e) < 0) {
+    if (rl_master_finish(m, dir, &e) < 0 || hk_out_commit(po, &e) < 0 ||
+        hk_out_commit(&lo, &e) < 0 || hk_out_commit(qo, &e) < 0) {
         rl_print_err("hareal", &e);
         return RL_EXIT_RUN;
     }

@@ -96,14 +96,15 @@ static void line_done(rl_master *m, rl_q *q, int k, int ev, int64_t now)
     if (last) {
         m->finished++;
         hk_hist_add(&m->all, (double)(now - q->t_sent));
+        hk_hist_add(&m->per_all, (double)(now - q->t_sent));
         if (ev < 0)
             m->cancelled++;
         else if (qok == 1)
-            m->ok++;
+            m->ok++, m->per_ok++;
         else if (qok == 0)
-            m->partial++;
+            m->partial++, m->per_partial++;
         else
-            m->failed++;
+            m->failed++, m->per_failed++;
     }
     rl_outcome o = {q->id, q->table, k, ls->mirror, ls->attempts,
                     ls->blackhole ? "blackhole" : ev_name(ev), ok, q->t_sched, q->t_sent, now};
@@ -463,6 +464,13 @@ static void close_period(rl_master *m, int64_t now)
         }
     if (m->c.periods)
         fflush(m->c.periods);
+    if (m->c.latency) {
+        hk_rep_latency_row(m->c.latency, m->period, (double)(m->period_start_us - m->t0_us) / 1e6,
+                           m->per_ok, m->per_partial, m->per_failed, &m->per_all);
+        fflush(m->c.latency);
+    }
+    hk_hist_reset(&m->per_all);
+    m->per_ok = m->per_partial = m->per_failed = 0;
     m->period++;
     m->period_start_us = now;
 }
@@ -569,6 +577,8 @@ rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int
     m->t0_us = m->period_start_us = rl_now_us();
     if (c->periods)
         hk_rep_periods_header(c->periods);
+    if (c->latency)
+        hk_rep_latency_header(c->latency);
     start_timers(m);
     return m;
 }

@@ -34,6 +34,7 @@ typedef struct rl_master_cfg {
     const struct sockaddr_in *addr;   /* per host */
     uint64_t seed;
     FILE *periods;               /* periods.csv stream or NULL */
+    FILE *latency;               /* latency.csv stream or NULL */
     rl_done_fn done;
     void *ctx;
 } rl_master_cfg;
@@ -60,7 +61,8 @@ struct rl_master {
     int64_t t0_us, period_start_us;
     int period;
     uint64_t inflight, sent, finished, ok, partial, failed, cancelled;
-    hk_hist all;
+    hk_hist all, per_all;
+    uint64_t per_ok, per_partial, per_failed;
     double *probs;
 };
 

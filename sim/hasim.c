@@ -10,6 +10,7 @@
 #include <string.h>
 #include "hk_file.h"
 #include "hk_plot.h"
+#include "hk_report.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
 #include "sim.h"
@@ -126,21 +127,6 @@ static int commit_streams(streams *st, hk_err *e)
     return rc ? -1 : 0;
 }
 
-static int write_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *e)
-{
-    hk_out o;
-    if (hk_out_open(&o, dir, "faults.csv", e) < 0)
-        return -1;
-    fputs("start_s,end_s,mirror,kind\n", o.f);
-    for (int i = 0; i < s->nfaults; i++) {
-        const hk_fault *f = &s->faults[i];
-        fprintf(o.f, "%.3f,%.3f,%s,%s\n", (double)f->at_us / 1e6,
-                (double)(f->for_us >= 0 ? f->at_us + f->for_us : end_us) / 1e6,
-                s->cl->hosts[f->host].name, hk_fault_name(f->kind));
-    }
-    return hk_out_commit(&o, e);
-}
-
 static int write_report(const sim_world *w, const char *scenario, const char *dir, hk_err *e)
 {
     hk_out o;
@@ -180,7 +166,7 @@ static int run_one(hk_loaded *L, const args *a, sim_opts *o, const char *dir, si
     sim_figures_of(w, fig);
     if (report)
         sim_print(report, w, a->scenario);
-    if (dir && (sim_write_files(w, dir, &e) < 0 || write_faults(L->scn, w->end_us, dir, &e) < 0 ||
+    if (dir && (sim_write_files(w, dir, &e) < 0 || hk_rep_faults(L->scn, w->end_us, dir, &e) < 0 ||
                 write_report(w, a->scenario, dir, &e) < 0 || commit_streams(&st, &e) < 0)) {
         print_err(&e);
         abort_streams(&st);

@@ -18,8 +18,7 @@ void sim_out_headers(const sim_opts *o)
     if (o->periods)
         hk_rep_periods_header(o->periods);
     if (o->latency)
-        fputs("period,t_start_s,queries,ok,partial,errors,latency_mean_ms,latency_p50_ms,"
-              "latency_p99_ms\n", o->latency);
+        hk_rep_latency_header(o->latency);
     if (o->queries)
         fputs("id,t_arrival_s,table,agent,mirror,attempts,status,latency_ms\n", o->queries);
 }
@@ -40,11 +39,8 @@ void sim_out_period(sim_world *w, int master, const sim_linst *li, int j, int64_
 void sim_out_latency(sim_world *w)
 {
     int64_t k = sim_karma_us(w);
-    const hk_hist *h = &w->per_all;
-    fprintf(w->o.latency, "%d,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f\n",
-            w->period, (double)((int64_t)w->period * k) / 1e6, h->n, w->per_ok, w->per_partial,
-            w->per_err, hk_hist_mean(h) / 1000.0, hk_hist_quantile(h, 0.5) / 1000.0,
-            hk_hist_quantile(h, 0.99) / 1000.0);
+    hk_rep_latency_row(w->o.latency, w->period, (double)((int64_t)w->period * k) / 1e6, w->per_ok,
+                       w->per_partial, w->per_err, &w->per_all);
 }
 
 void sim_out_query(sim_world *w, const sim_query *q, const sim_lstate *ls)

@@ -18,7 +18,7 @@ trap cleanup EXIT
 pass=0; fail=0
 check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
 H="$B/hareal"
-P=$(( 40000 + ($$ % 2000) * 10 ))
+P=$(( 21000 + ($$ % 200) * 10 ))  # below the ephemeral port range
 M1=$P; M2=$((P+1)); API1=$((P+2)); API2=$((P+3)); QL=$((P+4))
 wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 sql() { mysql -h127.0.0.1 -P$QL -N -B -e "$1" 2>&1; }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# replay_bench.sh BUILD_DIR — the real mode's performance (a benchmark, not a test):
+#   1. replay throughput: closed loop, 32 in flight, over two zero-delay hareal mirrors;
+#   2. the same mirrors behind a real Sphinx 2.2.11 searchd master, driven by mysqlslap;
+#   3. open-loop timing lag (sent - scheduled) at 1000 and 5000 queries per second.
+# Loopback only; bounded in count and time.
+set -u
+B=${1:-build}; H="$B/hareal"
+T=$(mktemp -d); PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"' EXIT
+P=$(( 23000 + ($$ % 400) * 5 ))  # below the ephemeral port range (TIME_WAIT)
+M1=$P; M2=$((P+1)); QL=$((P+2)); API=$((P+3))
+wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+"$H" mirror --listen 127.0.0.1:$M1 --quiet --max-conns 4000 & PIDS+=($!)
+"$H" mirror --listen 127.0.0.1:$M2 --quiet --max-conns 4000 & PIDS+=($!)
+wait_port $M1; wait_port $M2
+printf 'searchd { ha_period_karma = 60  ha_ping_interval = 1000 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d|127.0.0.1:%d:shard1\n ha_strategy = roundrobin\n}\n' $M1 $M2 > "$T/c.conf"
+gen() { awk -v n=$1 -v r=$2 'BEGIN{print "t_s,table,query"; for(i=0;i<n;i++) printf "%.6f,d,q%d\n", i/r, i}' > "$3"; }
+
+gen 20000 1000000 "$T/closed.csv"
+s=$(date +%s.%N)
+"$H" replay --config "$T/c.conf" --trace "$T/closed.csv" --concurrency 32 --out "$T/closed" > /dev/null
+e=$(date +%s.%N)
+ok=$(grep -c ",ok," "$T/closed/queries.csv")
+echo "hareal replay, closed loop x32: $(awk -v n=20000 -v s=$s -v e=$e 'BEGIN{printf "%.0f", n/(e-s)}') queries/s ($ok/20000 ok)"
+
+if command -v searchd > /dev/null && command -v mysqlslap > /dev/null; then
+  cat > "$T/sphinx.conf" <<CONF
+index d { type = distributed
+  agent = 127.0.0.1:$M1|127.0.0.1:$M2:shard1
+  ha_strategy = roundrobin
+}
+searchd { listen = 127.0.0.1:$API
+  listen = 127.0.0.1:$QL:mysql41
+  log = $T/searchd.log
+  pid_file = $T/searchd.pid
+  workers = threads
+  binlog_path =
+}
+CONF
+  searchd --config "$T/sphinx.conf" --nodetach > "$T/searchd.out" 2>&1 & PIDS+=($!)
+  wait_port $QL || { echo "searchd did not start:"; tail -3 "$T/searchd.out"; }
+  # 10 s of mysqlslap (32 connections), then searchd's own query counter
+  timeout 10 mysqlslap -h127.0.0.1 -P$QL --concurrency=32 --iterations=1 --number-of-queries=1000000 \
+    --create-schema=d --query="SELECT * FROM d WHERE MATCH('q')" > /dev/null 2>&1
+  n=$(mysql -h127.0.0.1 -P$QL -N -B -e "SHOW STATUS LIKE 'queries'" | cut -f2)
+  echo "searchd 2.2.11 master over the same mirrors, mysqlslap x32 for 10 s: $((n / 10)) queries/s"
+else
+  echo "searchd master: skipped (install sphinxsearch and default-mysql-client)"
+fi
+
+for rate in 1000 5000; do
+  gen $((rate * 5)) $rate "$T/open$rate.csv"
+  "$H" replay --config "$T/c.conf" --trace "$T/open$rate.csv" --out "$T/open$rate" | grep "timing lag" | sed "s/^/open loop at $rate q\/s: /"
+done

@@ -1,0 +1,19 @@
+# compare.gp: hareal live --compare-sim — simulated and real shares and latencies per mirror on
+# the same axes. Reads compare.csv. Variables: dir, out, term, gp.
+load gp.'/common.gp'
+set datafile separator ','
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -30 noenhanced
+set yrange [0:*]
+set multiplot layout 1,2 title 'Real cluster vs simulation of the same scenario' noenhanced
+set title 'share of queries'
+set ylabel 'share'
+plot dir.'/compare.csv' using 4:xtic(3) title 'real', '' using 5 title 'simulated'
+set title 'latency per mirror (ms)'
+set ylabel 'latency (ms)'
+plot dir.'/compare.csv' using 6:xtic(3) title 'p50 real', '' using 7 title 'p50 sim', \
+     '' using 8 title 'p99 real', '' using 9 title 'p99 sim'
+unset multiplot
