@@ -54,11 +54,6 @@ static series *find_series(plotdata *p, const char *key, const char *mirror)
         if (!strcmp(p->lines[i], key))
             line = i;
     if (line < 0) {
-        int seen = 0;
-        for (int i = 0; i < p->ns; i++)
-            seen |= !strcmp(p->s[i].key, key);
-        if (!seen)
-            p->lines_total++;
         if (p->nlines == MAXLINES)
             return NULL;
         line = p->nlines;
@@ -111,11 +106,18 @@ static int load_periods(const char *dir, plotdata *p, char *msg, int n)
     for (int k = 0; rc == 1 && k < 9; k++)
         if ((c[k] = hk_csv_column(f, nf, cols[k])) < 0)
             rc = -1;
+    char last[300] = "", first_t[32] = "";
     while (rc == 1 && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1) {
         if (nf < 9 || strcmp(f[c[1]], "0"))
             continue;
         char key[300];
         snprintf(key, sizeof key, "%.200s/%.40s", f[c[2]], f[c[3]]);
+        if (!first_t[0])
+            snprintf(first_t, sizeof first_t, "%s", f[c[0]]);
+        if (!strcmp(first_t, f[c[0]]) && strcmp(last, key)) { /* rows of a line are contiguous */
+            p->lines_total++;
+            snprintf(last, sizeof last, "%s", key);
+        }
         series *s = find_series(p, key, f[c[4]]);
         if (s && push(s, atof(f[c[0]]), atof(f[c[5]]), atof(f[c[6]]), atof(f[c[7]]),
                       atof(f[c[8]])) < 0)
