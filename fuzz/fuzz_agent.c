@@ -1,0 +1,20 @@
+/* fuzz_agent: the agent-line grammar. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_agent.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *s = malloc(size + 1);
+    memcpy(s, data, size);
+    s[size] = '\0';
+    hk_agent_line a;
+    hk_err e;
+    hk_warns w = {0};
+    hk_pos pos = {"fuzz", 1, 1};
+    if (hk_agent_parse(s, "dist", pos, &a, &e, &w) == 0)
+        hk_agent_line_free(&a);
+    free(s);
+    return 0;
+}
