@@ -30,7 +30,8 @@ typedef struct hk_arrivals {
 } hk_arrivals;
 
 int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int nwhat);
-/* Next arrival strictly after now_us; -1 when the source is exhausted, -2 on a trace error. */
+/* The next arrival after now_us (the first call may return now_us itself for constant and
+ * trace sources); -1 when the source is exhausted, -2 on a trace error. */
 int64_t hk_arrivals_next(hk_arrivals *a, int64_t now_us, gsl_rng *r);
 /* Mean rate per second (trace: 0, unknown). */
 double hk_arrivals_rate_per_s(const hk_arrivals *a);

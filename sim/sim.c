@@ -111,7 +111,11 @@ static void schedule_start(sim_world *w)
 {
     const hk_cluster *cl = w->s->cl;
     int64_t karma = sim_karma_us(w);
-    sim_heap_push(&w->h, 0, EV_ARRIVAL, 0, 0);
+    int64_t first = hk_arrivals_next((hk_arrivals *)&w->s->wl.arr, 0, w->rng_arr);
+    if (first == -2)
+        w->trace_failed = 1;
+    if (first >= 0 && first < w->end_us)
+        sim_heap_push(&w->h, first, EV_ARRIVAL, 0, 0);
     sim_heap_push(&w->h, karma / 10 > 0 ? karma / 20 : 1, EV_SAMPLE, 0, 0);
     sim_heap_push(&w->h, karma, EV_PERIOD, 0, 0);
     sim_heap_push(&w->h, w->end_us, EV_END, 0, 0);

@@ -63,5 +63,32 @@ $H > /dev/null 2>&1; check "no args exits 2" '[ $? -eq 2 ]'
 $H "$S/scenarios/textbook.scn" --strategy fastest > /dev/null 2>&1; check "bad strategy exits 2" '[ $? -eq 2 ]'
 $H "$T/missing.scn" > /dev/null 2> "$T/m.err"; check "missing file exits 3" '[ $? -eq 3 ] && grep -q "cannot open" "$T/m.err"'
 
+# replications: 95% confidence intervals
+sed 's/sim      { seed = 1  variant = manticore }/sim { seed = 1  replications = 3 }/' "$S/scenarios/textbook.scn" > "$T/rep.scn"
+$H "$T/rep.scn" --out "$T/rep" --duration 2m > "$T/rep.out" 2>&1
+check "replications: mean ± CI printed" 'grep -q "3 replication(s) per row, mean ± 95% CI" "$T/rep.out" && grep -q "±" "$T/rep.out"'
+
+# files named by a scenario: a real config's tables, empirical latencies, trace arrivals
+{ echo "latency_ms"; for i in $(seq 1 50); do echo "$((i % 7 + 1)).5"; done; } > "$T/lat.csv"
+{ echo "t_s,other"; for i in $(seq 0 299); do printf '%d.%02d,x\n' $((i/100)) $((i%100)); done; } > "$T/arr.csv"
+cp "$S/tests/data/manticore.conf" "$T/prod.conf"
+cat > "$T/files.scn" <<'SCN'
+searchd  { ha_period_karma = 10s }
+mirror default { service = empirical(lat.csv, latency_ms) }
+workload { arrivals = trace(arr.csv, t_s)  duration = 1m  table = products }
+sim { config = prod.conf  seed = 2 }
+SCN
+$H "$T/files.scn" --out "$T/files" --queries > "$T/files.out" 2> "$T/files.err"
+check "config= / empirical / trace scenario runs" '[ $? -eq 0 ]'
+check "trace arrivals: 300 queries" 'grep -q "queries: 300 " "$T/files.out"'
+check "tables come from the named config (2 shards of products)" '[ $(awk -F, "NR>1 && \$3==\"products\"" "$T/files/queries.csv" | wc -l) -eq 600 ]'
+p50_in_range() { awk -F, '$1=="products" {n++; if ($8+0 < 1.4 || $8+0 > 7.6) bad=1} END {exit bad || n != 4}' "$1"; }
+check "empirical latencies: p50 within the samples (1.5..7.5 ms)" 'p50_in_range "$T/files/summary.csv"'
+check "the scenario's searchd overrides the config's karma" 'grep -q "status_period_seconds	10" "$T/files/agent_status.txt"'
+printf 'latency_ms\n1\nfast\n' > "$T/badlat.csv"
+sed 's/lat.csv/badlat.csv/' "$T/files.scn" > "$T/badlat.scn"
+$H "$T/badlat.scn" --out "$T/badlat" > /dev/null 2> "$T/badlat.err"
+check "bad sample file names file:line:col" '[ $? -eq 3 ] && grep -q "badlat.csv:3:1: column latency_ms: expected a latency" "$T/badlat.err"'
+
 echo "cli_hasim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
