@@ -34,6 +34,7 @@ static void check_end(rl_drive *d)
         uv_close((uv_handle_t *)&d->sigint, NULL);
         uv_close((uv_handle_t *)&d->sigterm, NULL);
         uv_close((uv_handle_t *)&d->check, NULL);
+        uv_close((uv_handle_t *)&d->idle, NULL);
         if (d->on_end)
             d->on_end(d);
         if (d->user_end)
@@ -104,6 +105,8 @@ static void send_one(rl_drive *d, int64_t sched)
         d->eof = 1;
 }
 
+static void on_idle(uv_idle_t *h);
+
 static void pump(uv_timer_t *t)
 {
     rl_drive *d = t->data;
@@ -123,15 +126,25 @@ static void pump(uv_timer_t *t)
             continue;
         }
         int64_t when = due(d), now = rl_now_us();
-        if (when > now + 200) {
-            uv_timer_start(&d->timer, pump, (uint64_t)((when - now) / 1000), 0);
+        if (when - now >= 2000) { /* sleep in the loop, waking a millisecond early */
+            uv_idle_stop(&d->idle);
+            uv_timer_start(&d->timer, pump, (uint64_t)((when - now) / 1000 - 1), 0);
             return;
         }
-        while (rl_now_us() < when)
-            ; /* the last fraction of a millisecond: libuv timers are ms */
+        if (when > now) { /* libuv timers are ms: spin the loop, I/O included, until due */
+            uv_idle_start(&d->idle, on_idle);
+            return;
+        }
         send_one(d, when);
     }
+    uv_idle_stop(&d->idle);
     check_end(d);
+}
+
+static void on_idle(uv_idle_t *h)
+{
+    rl_drive *d = h->data;
+    pump(&d->timer);
 }
 
 static void on_signal(uv_signal_t *s, int sig)
@@ -178,6 +191,8 @@ int rl_drive_start(rl_drive *d)
     d->sigint.data = d->sigterm.data = d;
     uv_signal_start(&d->sigint, on_signal, SIGINT);
     uv_signal_start(&d->sigterm, on_signal, SIGTERM);
+    uv_idle_init(d->loop, &d->idle);
+    d->idle.data = d;
     uv_check_init(d->loop, &d->check);
     d->check.data = d;
     uv_check_start(&d->check, on_check);

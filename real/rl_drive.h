@@ -30,6 +30,7 @@ typedef struct rl_drive {
     uv_timer_t timer;
     uv_signal_t sigint, sigterm;
     uv_check_t check;
+    uv_idle_t idle;              /* spins the loop (I/O included) for the last millisecond */
     hk_qrec next;
     int have_next, eof, interrupted, failed, finished;
     int64_t t0_trace, t0_us;

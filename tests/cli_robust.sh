@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Hostile peers and faults, end to end:
+#  - the mirror keeps serving after 10,000 connections of random bytes, with no file-descriptor
+#    or memory growth, refuses an oversized request, and honours its connection limit;
+#  - a long replay loses no query while one mirror is killed, another SIGSTOPped and the
+#    replay itself interrupted: every trace query has exactly one row, files are complete.
+set -u
+B=$1; S=$2
+T=$(mktemp -d); PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+H="$B/hareal"; F="$B/hk_flood"
+P=$(( 27000 + ($$ % 200) * 10 ))  # below the ephemeral port range
+wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+fds() { ls /proc/$1/fd | wc -l; }
+rss() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
+
+"$H" mirror --listen 127.0.0.1:$P --quiet --idle-timeout 1s --max-request 65536 & M=$!; PIDS+=($M)
+wait_port $P
+"$F" 127.0.0.1 $P 200 7 > /dev/null  # warm up allocators
+sleep 1.2
+f0=$(fds $M); r0=$(rss $M)
+"$F" 127.0.0.1 $P 10000 42 > "$T/flood.out"
+check "10,000 random-byte connections accepted" '[ $? -eq 0 ]'
+sleep 1.5  # idle timeout closes whatever is half-open
+f1=$(fds $M); r1=$(rss $M)
+check "no fd growth ($f0 -> $f1)" '[ "$f1" -le $((f0 + 2)) ]'
+check "no memory growth (${r0} kB -> ${r1} kB)" '[ "$r1" -le $((r0 + 4096)) ]'
+check "still answers PING" '"$F" 127.0.0.1 $P ping'
+check "an oversized request is closed, not buffered" '"$F" 127.0.0.1 $P big'
+check "still answers PING after that" '"$F" 127.0.0.1 $P ping'
+
+# connection limit: --max-conns 2, three idle connections held open; the third is closed at once
+"$H" mirror --listen 127.0.0.1:$((P+1)) --quiet --max-conns 2 & PIDS+=($!)
+wait_port $((P+1)); sleep 0.2
+exec 5<>/dev/tcp/127.0.0.1/$((P+1)); exec 6<>/dev/tcp/127.0.0.1/$((P+1)); sleep 0.1
+exec 7<>/dev/tcp/127.0.0.1/$((P+1))
+check "over the limit: closed without a hello" '[ -z "$(timeout 1 head -c 4 <&7 | od -An -tx1)" ]'
+exec 5>&- 6>&- 7>&-
+
+# nothing lost: kill one mirror, SIGSTOP another, Ctrl-C the replay
+for i in 2 3 4; do "$H" mirror --listen 127.0.0.1:$((P+i)) --quiet --service "constant(1ms)" & PIDS+=($!); wait_port $((P+i)); done
+K=${PIDS[2]}; Z=${PIDS[3]}
+printf 'searchd { ha_period_karma = 1  ha_ping_interval = 200  agent_query_timeout = 300  agent_retry_count = 1 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d|127.0.0.1:%d|127.0.0.1:%d:s\n ha_strategy = nodeads\n}\n' $((P+2)) $((P+3)) $((P+4)) > "$T/c.conf"
+awk 'BEGIN{print "t_s,table,query"; for(i=0;i<4000;i++) printf "%.4f,d,q%d\n", i/1000, i}' > "$T/t.csv"
+"$H" replay --config "$T/c.conf" --trace "$T/t.csv" --out "$T/run" > "$T/run.out" 2>&1 & R=$!
+sleep 0.6; kill -9 $K; wait $K 2>/dev/null; sleep 0.6; kill -STOP $Z; sleep 0.8; kill -INT $R; wait $R
+check "interrupted replay exits 0" '[ $? -eq 0 ]'
+n=$(awk -F, 'NR>1{print $1}' "$T/run/queries.csv" | sort -u | wc -l)
+check "4000 trace queries, exactly one row each" '[ "$n" -eq 4000 ] && [ $(($(wc -l < "$T/run/queries.csv") - 1)) -eq 4000 ]'
+check "the killed mirror's failed attempts are counted" '[ "$(awk -F, -v m=127.0.0.1:$((P+2)) "\$3==m {print \$6}" "$T/run/summary.csv")" -gt 0 ]'
+check "its queries failed over (second attempts that succeeded)" 'grep -q ",2,ok," "$T/run/queries.csv"'
+check "queries in flight at Ctrl-C are cancelled, the rest not_sent" 'grep -q ",not_sent," "$T/run/queries.csv"'
+check "every file complete (no .part), summary and status written" '[ -z "$(find "$T/run" -name "*.part")" ] && [ -s "$T/run/summary.csv" ] && [ -s "$T/run/agent_status.txt" ]'
+kill -CONT $Z
+
+echo "cli_robust: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
