@@ -110,5 +110,26 @@ check "live: the down mirror refused connections" 'grep -q ",b:9312,1,connect_fa
 check "live: real vs simulated printed" 'grep -q "real vs simulated" "$T/live.out" && [ -s "$T/live/compare.csv" ]'
 check "live: no mirror left running" '! pgrep -f "hareal mirror --listen 127.0.0.1:[0-9]* --scenario $T/live.scn" > /dev/null'
 
+# the same scenario both ways: each fault lands in the same SHOW AGENT STATUS counters for real
+# and in the simulator (Sphinx 2.2.11 layout: one row per counter)
+cat > "$T/both.scn" <<'SCN'
+searchd { ha_period_karma = 10s  ha_ping_interval = 250  agent_query_timeout = 250  agent_connect_timeout = 150 }
+table dist { type = distributed
+  agent = a:9312|b:9312|c:9312:shard1
+  ha_strategy = random
+}
+mirror default { service = constant(2ms) threads = 4 }
+workload { arrivals = poisson(100/s) duration = 4s }
+fault b:9312 { at = 1s for = 2s kind = down }
+fault c:9312 { at = 1s for = 2s kind = hang }
+SCN
+timeout 60 "$H" live "$T/both.scn" --out "$T/both" --compare-sim --variant sphinx2 > /dev/null 2>&1
+nonzero() { awk -F'\t' -v h=$2 '$1 ~ "^ag_"h"_15periods_" && $1 !~ /msecsperquery|connect_(count|avg|max)/ && $2+0 > 0 {sub("^ag_"h"_15periods_", "", $1); print $1}' "$1" | sort | tr '\n' ' '; }
+for h in 0 1 2; do
+  r=$(nonzero "$T/both/agent_status.txt" $h); m=$(nonzero "$T/both/sim/agent_status.txt" $h)
+  check "host $h: same counters real [$r] and simulated [$m]" '[ -n "$r" ] && [ "$r" = "$m" ]'
+done
+check "down counts connect_failures, hang connect_timeouts (2.2.11)" '[ "$(nonzero "$T/both/agent_status.txt" 1)" = "connect_failures succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 2)" = "connect_timeouts succeeded_queries " ]'
+
 echo "cli_hareal: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
