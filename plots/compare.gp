@@ -8,12 +8,13 @@ set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -30 noenhanced
 set yrange [0:*]
+set xrange [-0.6:*]
 set multiplot layout 1,2 title 'Real cluster vs simulation of the same scenario' noenhanced
 set title 'share of queries'
 set ylabel 'share'
-plot dir.'/compare.csv' using 4:xtic(3) title 'real', '' using 5 title 'simulated'
+plot dir.'/compare.csv' every ::1 using 4:xtic(3) title 'real', '' every ::1 using 5 title 'simulated'
 set title 'latency per mirror (ms)'
 set ylabel 'latency (ms)'
-plot dir.'/compare.csv' using 6:xtic(3) title 'p50 real', '' using 7 title 'p50 sim', \
-     '' using 8 title 'p99 real', '' using 9 title 'p99 sim'
+plot dir.'/compare.csv' every ::1 using 6:xtic(3) title 'p50 real', '' every ::1 using 7 title 'p50 sim', \
+     '' every ::1 using 8 title 'p99 real', '' every ::1 using 9 title 'p99 sim'
 unset multiplot

@@ -9,5 +9,6 @@ set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -30 noenhanced
 set yrange [0:*]
+set xrange [-0.6:*]
 set datafile separator ','
-plot dir.'/strategies.csv' using 10:xtic(3) title 'p99', '' using 8 title 'p50'
+plot dir.'/strategies.csv' every ::1 using 10:xtic(3) title 'p99', '' every ::1 using 8 title 'p50'
