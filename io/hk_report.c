@@ -2,6 +2,7 @@
 #include "hk_report.h"
 
 #include <inttypes.h>
+#include <string.h>
 #include "hk_csv.h"
 #include "hk_file.h"
 #include "hk_status.h"
@@ -40,21 +41,47 @@ void hk_rep_latency_row(FILE *f, int period, double t_start_s, uint64_t ok, uint
             ms(hk_hist_quantile(h, 0.99)));
 }
 
-void hk_rep_summary_header(FILE *f)
+/* Share of each row within its agent line. */
+static double share_of(const hk_rep_row *rows, int n, int i)
+{
+    int b = i, e = i;
+    while (b > 0 && rows[b - 1].agent == rows[i].agent && !strcmp(rows[b - 1].table, rows[i].table))
+        b--;
+    while (e + 1 < n && rows[e + 1].agent == rows[i].agent && !strcmp(rows[e + 1].table, rows[i].table))
+        e++;
+    uint64_t sum = 0;
+    for (int k = b; k <= e; k++)
+        sum += rows[k].q;
+    return sum ? (double)rows[i].q / (double)sum : 0.0;
+}
+
+void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n)
+{
+    fprintf(f, "%-16s %5s %-22s %7s %10s %8s %9s %9s %9s %9s\n", "table", "agent", "mirror",
+            "share", "queries", "errors", "p50_ms", "p95_ms", "p99_ms", "p99.9_ms");
+    for (int i = 0; i < n; i++) {
+        const hk_rep_row *r = &rows[i];
+        fprintf(f, "%-16s %5d %-22s %7.4f %10" PRIu64 " %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f\n",
+                r->table, r->agent, r->mirror, share_of(rows, n, i), r->q, r->err,
+                ms(hk_hist_quantile(r->lat, 0.5)), ms(hk_hist_quantile(r->lat, 0.95)),
+                ms(hk_hist_quantile(r->lat, 0.99)), ms(hk_hist_quantile(r->lat, 0.999)));
+    }
+}
+
+void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n)
 {
     fputs("table,agent,mirror,queries,share,errors,latency_mean_ms,latency_p50_ms,"
           "latency_p95_ms,latency_p99_ms,latency_p999_ms\n", f);
-}
-
-void hk_rep_summary_row(FILE *f, const char *table, int agent, const char *mirror, uint64_t q,
-                        double share, uint64_t err, const hk_hist *lat)
-{
-    hk_csv_str(f, table, 1);
-    fprintf(f, ",%d,", agent);
-    hk_csv_str(f, mirror, 1);
-    fprintf(f, ",%" PRIu64 ",%.6f,%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f\n", q, share, err,
-            ms(hk_hist_mean(lat)), ms(hk_hist_quantile(lat, 0.5)), ms(hk_hist_quantile(lat, 0.95)),
-            ms(hk_hist_quantile(lat, 0.99)), ms(hk_hist_quantile(lat, 0.999)));
+    for (int i = 0; i < n; i++) {
+        const hk_rep_row *r = &rows[i];
+        hk_csv_str(f, r->table, 1);
+        fprintf(f, ",%d,", r->agent);
+        hk_csv_str(f, r->mirror, 1);
+        fprintf(f, ",%" PRIu64 ",%.6f,%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f\n", r->q,
+                share_of(rows, n, i), r->err, ms(hk_hist_mean(r->lat)),
+                ms(hk_hist_quantile(r->lat, 0.5)), ms(hk_hist_quantile(r->lat, 0.95)),
+                ms(hk_hist_quantile(r->lat, 0.99)), ms(hk_hist_quantile(r->lat, 0.999)));
+    }
 }
 
 static void table_status(hk_buf *b, const hk_cluster *cl, const hk_table *tb, hk_line *const *lines,

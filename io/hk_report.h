@@ -19,9 +19,18 @@ void hk_rep_period_row(FILE *f, int period, double t_start_s, int master, const 
 void hk_rep_latency_header(FILE *f);
 void hk_rep_latency_row(FILE *f, int period, double t_start_s, uint64_t ok, uint64_t partial,
                         uint64_t failed, const hk_hist *lat);
-void hk_rep_summary_header(FILE *f);
-void hk_rep_summary_row(FILE *f, const char *table, int agent, const char *mirror, uint64_t q,
-                        double share, uint64_t err, const hk_hist *lat);
+/* One mirror of one agent line, totals of a run. Rows of a line are contiguous. */
+typedef struct hk_rep_row {
+    const char *table, *mirror;
+    int agent;
+    uint64_t q, err;
+    const hk_hist *lat;
+} hk_rep_row;
+
+/* The per-mirror table printed at the end of a run (share of its line, percentiles). */
+void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n);
+/* summary.csv: header and one row per mirror. */
+void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n);
 /* faults.csv (start_s,end_s,mirror,kind) in dir; a fault without end lasts to end_us. */
 int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *err);
 /* dash: per host; lines: every agent line of every table, in config order. */

@@ -3,7 +3,9 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
+#include "hk_report.h"
 
 void rl_print_err(const char *who, const hk_err *e)
 {
@@ -25,26 +27,12 @@ static double ms(double us) { return us / 1000.0; }
 
 void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *title)
 {
-    const hk_cluster *cl = m->c.cl;
     fprintf(out, "%s: variant %s, %" PRIu64 " queries sent\n", title, m->var->name, m->sent);
-    fprintf(out, "%-16s %5s %-22s %7s %10s %8s %9s %9s %9s %9s\n", "table", "agent", "mirror",
-            "share", "queries", "errors", "p50_ms", "p95_ms", "p99_ms", "p99.9_ms");
-    for (int t = 0; t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++) {
-            int li = m->li_base[t] + k;
-            uint64_t sum = 0;
-            for (int j = 0; j < m->lines[li]->n; j++)
-                sum += m->st[li][j].tq;
-            for (int j = 0; j < m->lines[li]->n; j++) {
-                const rl_mstat *s = &m->st[li][j];
-                fprintf(out, "%-16s %5d %-22s %7.4f %10" PRIu64 " %8" PRIu64 " %9.3f %9.3f %9.3f "
-                        "%9.3f\n", cl->tables[t].name, k + 1,
-                        cl->hosts[cl->tables[t].lines[k].host[j]].name,
-                        sum ? (double)s->tq / (double)sum : 0.0, s->tq, s->terr,
-                        ms(hk_hist_quantile(&s->tot, 0.5)), ms(hk_hist_quantile(&s->tot, 0.95)),
-                        ms(hk_hist_quantile(&s->tot, 0.99)), ms(hk_hist_quantile(&s->tot, 0.999)));
-            }
-        }
+    int n;
+    hk_rep_row *rows = rl_master_rows(m, &n);
+    if (rows)
+        hk_rep_mirror_table(out, rows, n);
+    free(rows);
     fprintf(out, "queries: %" PRIu64 " finished (ok %" PRIu64 ", partial %" PRIu64 ", failed %"
             PRIu64 ", cancelled %" PRIu64 "), %" PRIu64 " not sent, %" PRIu64 " for unknown "
             "tables; latency ms: p50 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  mean %.3f\n",

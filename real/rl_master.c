@@ -619,23 +619,15 @@ int rl_master_finish(rl_master *m, const char *dir, hk_err *err)
     int64_t now = rl_now_us();
     close_period(m, now);
     const hk_cluster *cl = m->c.cl;
+    int n;
+    hk_rep_row *rows = rl_master_rows(m, &n);
     hk_out o;
-    if (hk_out_open(&o, dir, "summary.csv", err) < 0)
-        return -1;
-    hk_rep_summary_header(o.f);
-    for (int t = 0; t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++) {
-            int li = m->li_base[t] + k;
-            uint64_t sum = 0;
-            for (int j = 0; j < m->lines[li]->n; j++)
-                sum += m->st[li][j].tq;
-            for (int j = 0; j < m->lines[li]->n; j++) {
-                rl_mstat *s = &m->st[li][j];
-                hk_rep_summary_row(o.f, cl->tables[t].name, k + 1,
-                                   cl->hosts[cl->tables[t].lines[k].host[j]].name, s->tq,
-                                   sum ? (double)s->tq / (double)sum : 0, s->terr, &s->tot);
-            }
-        }
+    if (!rows || hk_out_open(&o, dir, "summary.csv", err) < 0) {
+        free(rows);
+        return rows ? -1 : hk_err_set(err, dir, 0, 0, "out of memory");
+    }
+    hk_rep_summary_csv(o.f, rows, n);
+    free(rows);
     if (hk_out_commit(&o, err) < 0)
         return -1;
     hk_buf b;
@@ -644,6 +636,26 @@ int rl_master_finish(rl_master *m, const char *dir, hk_err *err)
     int rc = hk_out_write_all(dir, "agent_status.txt", b.s ? b.s : "", b.len, err);
     hk_buf_free(&b);
     return rc;
+}
+
+hk_rep_row *rl_master_rows(const rl_master *m, int *n)
+{
+    const hk_cluster *cl = m->c.cl;
+    *n = 0;
+    for (int i = 0; i < m->nli; i++)
+        *n += m->lines[i]->n;
+    hk_rep_row *r = calloc((size_t)*n + 1, sizeof *r);
+    for (int t = 0, i = 0; r && t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++) {
+            int li = m->li_base[t] + k;
+            for (int j = 0; j < m->lines[li]->n; j++, i++) {
+                const rl_mstat *s = &m->st[li][j];
+                r[i] = (hk_rep_row){cl->tables[t].name,
+                                    cl->hosts[cl->tables[t].lines[k].host[j]].name, k + 1, s->tq,
+                                    s->terr, &s->tot};
+            }
+        }
+    return r;
 }
 
 void rl_master_free(rl_master *m)

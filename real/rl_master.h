@@ -75,6 +75,8 @@ void rl_master_stop(rl_master *m);
 void rl_master_abort(rl_master *m);
 /* Close the last period and write summary.csv and agent_status.txt. */
 int rl_master_finish(rl_master *m, const char *dir, hk_err *err);
+/* The run's per-mirror totals as report rows (caller frees). */
+struct hk_rep_row *rl_master_rows(const rl_master *m, int *n);
 void rl_master_free(rl_master *m);
 int64_t rl_now_us(void);
 

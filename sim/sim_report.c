@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hk_buf.h"
 #include "hk_csv.h"
@@ -113,27 +114,33 @@ void sim_figures_of(const sim_world *w, sim_figures *f)
         f->conv_worst_s = -1;
 }
 
-static void print_mirrors(FILE *out, const sim_world *w)
+/* The run's per-mirror totals as report rows (caller frees). */
+static hk_rep_row *mirror_rows(const sim_world *w, int *n)
 {
     const hk_cluster *cl = w->s->cl;
-    fprintf(out, "%-16s %5s %-22s %7s %10s %8s %9s %9s %9s %9s\n", "table", "agent", "mirror",
-            "share", "queries", "errors", "p50_ms", "p95_ms", "p99_ms", "p99.9_ms");
+    *n = 0;
     for (int t = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++)
+            *n += cl->tables[t].lines[k].a.n;
+    hk_rep_row *r = calloc((size_t)*n + 1, sizeof *r);
+    for (int t = 0, i = 0; r && t < cl->ntables; t++)
         for (int k = 0; k < cl->tables[t].nlines; k++) {
             const hk_line_conf *lc = &cl->tables[t].lines[k];
             const sim_total *tt = w->tot[w->li_base[t] + k];
-            uint64_t sum = 0;
-            for (int j = 0; j < lc->a.n; j++)
-                sum += tt[j].q;
-            for (int j = 0; j < lc->a.n; j++)
-                fprintf(out, "%-16s %5d %-22s %7.4f %10" PRIu64 " %8" PRIu64 " %9.3f %9.3f %9.3f "
-                        "%9.3f\n", cl->tables[t].name, k + 1, cl->hosts[lc->host[j]].name,
-                        sum ? (double)tt[j].q / (double)sum : 0.0, tt[j].q, tt[j].err,
-                        ms(hk_hist_quantile(&tt[j].lat, 0.5)),
-                        ms(hk_hist_quantile(&tt[j].lat, 0.95)),
-                        ms(hk_hist_quantile(&tt[j].lat, 0.99)),
-                        ms(hk_hist_quantile(&tt[j].lat, 0.999)));
+            for (int j = 0; j < lc->a.n; j++, i++)
+                r[i] = (hk_rep_row){cl->tables[t].name, cl->hosts[lc->host[j]].name, k + 1,
+                                    tt[j].q, tt[j].err, &tt[j].lat};
         }
+    return r;
+}
+
+static void print_mirrors(FILE *out, const sim_world *w)
+{
+    int n;
+    hk_rep_row *r = mirror_rows(w, &n);
+    if (r)
+        hk_rep_mirror_table(out, r, n);
+    free(r);
 }
 
 static void print_convergence(FILE *out, const sim_world *w)
@@ -205,23 +212,15 @@ void sim_print(FILE *out, const sim_world *w, const char *scenario)
 
 static int write_summary(const sim_world *w, const char *dir, hk_err *err)
 {
+    int n;
+    hk_rep_row *r = mirror_rows(w, &n);
     hk_out o;
-    if (hk_out_open(&o, dir, "summary.csv", err) < 0)
-        return -1;
-    const hk_cluster *cl = w->s->cl;
-    hk_rep_summary_header(o.f);
-    for (int t = 0; t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++) {
-            const hk_line_conf *lc = &cl->tables[t].lines[k];
-            const sim_total *tt = w->tot[w->li_base[t] + k];
-            uint64_t sum = 0;
-            for (int j = 0; j < lc->a.n; j++)
-                sum += tt[j].q;
-            for (int j = 0; j < lc->a.n; j++)
-                hk_rep_summary_row(o.f, cl->tables[t].name, k + 1, cl->hosts[lc->host[j]].name,
-                                   tt[j].q, sum ? (double)tt[j].q / (double)sum : 0.0, tt[j].err,
-                                   &tt[j].lat);
-        }
+    if (!r || hk_out_open(&o, dir, "summary.csv", err) < 0) {
+        free(r);
+        return r ? -1 : hk_err_set(err, dir, 0, 0, "out of memory");
+    }
+    hk_rep_summary_csv(o.f, r, n);
+    free(r);
     return hk_out_commit(&o, err);
 }
 
