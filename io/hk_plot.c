@@ -305,6 +305,8 @@ static int data_files(const char *dir, const plotdata *p)
     return write_stacked(path, p);
 }
 
+static int plot_all(const char *dir, int multi, plotdata *p, char *msg, int n);
+
 int hk_plot_run(const char *dir, int multi, char *msg, int n)
 {
     char pd[1200];
@@ -312,27 +314,38 @@ int hk_plot_run(const char *dir, int multi, char *msg, int n)
     snprintf(pd, sizeof pd, "%s/plots", dir);
     if (hk_mkdirs(pd, &e) < 0)
         return fail(msg, n, "cannot create %s", pd);
-    static plotdata p;
-    for (int i = 0; i < p.ns; i++) {
-        free(p.s[i].t); free(p.s[i].prob); free(p.s[i].q); free(p.s[i].mean); free(p.s[i].p99);
+    plotdata *pp = calloc(1, sizeof *pp);
+    if (!pp)
+        return fail(msg, n, "out of memory%s", "");
+    int rc = plot_all(dir, multi, pp, msg, n);
+    for (int i = 0; i < pp->ns; i++) {
+        series *x = &pp->s[i];
+        free(x->t), free(x->prob), free(x->q), free(x->mean), free(x->p99);
     }
-    memset(&p, 0, sizeof p);
+    free(pp);
+    return rc;
+}
+
+static int plot_all(const char *dir, int multi, plotdata *p, char *msg, int n)
+{
+    char pd[1200];
+    snprintf(pd, sizeof pd, "%s/plots", dir);
     const char *charts[8];
     int nc = 0;
     char extra[2048];
     if (exists(dir, "periods.csv")) {
-        if (load_periods(dir, &p, msg, n) < 0 || data_files(dir, &p) < 0)
-            return p.ns ? fail(msg, n, "cannot write data files in %s", pd) : -1;
+        if (load_periods(dir, p, msg, n) < 0 || data_files(dir, p) < 0)
+            return p->ns ? fail(msg, n, "cannot write data files in %s", pd) : -1;
         if (write_faults(dir) != 0)
             return fail(msg, n, "cannot write %s/faults.gp", pd);
         int cnt[MAXLINES] = {0};
-        for (int i = 0; i < p.ns; i++)
-            cnt[p.s[i].line]++;
-        int off = snprintf(extra, sizeof extra, "nlines=%d; lines_total=%d", p.nlines,
-                           p.lines_total);
-        for (int l = 0; l < p.nlines; l++)
+        for (int i = 0; i < p->ns; i++)
+            cnt[p->s[i].line]++;
+        int off = snprintf(extra, sizeof extra, "nlines=%d; lines_total=%d", p->nlines,
+                           p->lines_total);
+        for (int l = 0; l < p->nlines; l++)
             off += snprintf(extra + off, sizeof extra - (size_t)off, "; n%d=%d; t%d='%s'", l,
-                            cnt[l], l, p.lines[l]);
+                            cnt[l], l, p->lines[l]);
         static const char *per[3] = {"convergence", "latency", "queries"};
         for (int k = 0; k < 3; k++) {
             if (chart(dir, per[k], extra, msg, n) < 0)

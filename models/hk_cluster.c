@@ -248,8 +248,10 @@ const hk_table *hk_cluster_find_table(const hk_cluster *c, const char *name)
     return NULL;
 }
 
-int hk_line_attempts(const hk_cluster *c, const hk_table *t, const hk_line_conf *l)
+int hk_line_attempts(const hk_cluster *c, const hk_table *t, const hk_line_conf *l, int sphinx2)
 {
+    if (sphinx2)
+        return 1 + (c->set.retry_count < 8 ? c->set.retry_count : 8);
     if (l->a.retry_count >= 0)
         return 1 + l->a.retry_count;
     int per = t->retry_count >= 0 ? t->retry_count : c->set.retry_count;

@@ -57,8 +57,10 @@ int hk_cluster_from_conf(const hk_conf *c, hk_cluster **out, hk_err *err, hk_war
 void hk_cluster_free(hk_cluster *c);
 int hk_cluster_find_host(const hk_cluster *c, const char *name);
 const hk_table *hk_cluster_find_table(const hk_cluster *c, const char *name);
-/* Attempts budget of one query on one line: 1 + R (Manticore's rule). */
-int hk_line_attempts(const hk_cluster *c, const hk_table *t, const hk_line_conf *l);
+/* Attempts budget of one query on one line. Manticore: 1 + R with R = [retry_count=N], else
+ * (table's or global agent_retry_count) x mirrors. Sphinx 2.2.11 (sphinx2 != 0): 1 + the global
+ * agent_retry_count clamped to 8, on the same mirror. */
+int hk_line_attempts(const hk_cluster *c, const hk_table *t, const hk_line_conf *l, int sphinx2);
 
 /* Shared helpers for config values with positions. */
 int hk_conf_time(const hk_conf *c, const hk_entry *e, int64_t unit_us, int64_t *out, hk_err *err);

@@ -496,18 +496,21 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, cons
         fprintf(stderr, "hareal live: --compare-sim: %s failed\n", hasim);
         return -1;
     }
-    static srow real[512], sim[512];
+    srow *real = calloc(1024, sizeof *real), *sim = real ? real + 512 : NULL;
+    if (!real)
+        return -1;
     char p[1200];
     snprintf(p, sizeof p, "%s/summary.csv", dir);
     int nr = read_summary(p, real, 512);
     snprintf(p, sizeof p, "%s/summary.csv", simdir);
     int ns = read_summary(p, sim, 512);
-    if (nr < 0 || ns < 0)
-        return fprintf(stderr, "hareal live: --compare-sim: cannot read the summaries\n"), -1;
     hk_out co;
     hk_err e;
-    if (hk_out_open(&co, dir, "compare.csv", &e) < 0)
+    if (nr < 0 || ns < 0 || hk_out_open(&co, dir, "compare.csv", &e) < 0) {
+        fprintf(stderr, "hareal live: --compare-sim: cannot read the summaries or write compare.csv\n");
+        free(real);
         return -1;
+    }
     fputs("table,agent,mirror,share_real,share_sim,p50_real_ms,p50_sim_ms,p99_real_ms,p99_sim_ms\n",
           co.f);
     printf("real vs simulated (%s):\n%-40s %10s %10s %10s %10s %10s %10s\n", simdir,
@@ -523,5 +526,6 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, cons
         fprintf(co.f, "%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f\n", real[i].key, real[i].share, ss,
                 real[i].p50, s50, real[i].p99, s99);
     }
+    free(real);
     return hk_out_commit(&co, &e);
 }

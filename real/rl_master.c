@@ -181,8 +181,8 @@ static void att_finish(rl_att *a, int ev)
     } else if (a->q && !a->q->ls[a->k].blackhole) {
         rl_q *q = a->q;
         const hk_table *t = &m->c.cl->tables[q->table];
-        if (retryable(m, ev) && !m->stopping &&
-            q->ls[a->k].attempts < hk_line_attempts(m->c.cl, t, &t->lines[a->k])) {
+        int budget = hk_line_attempts(m->c.cl, t, &t->lines[a->k], !m->var->rechoose_on_retry);
+        if (retryable(m, ev) && !m->stopping && q->ls[a->k].attempts < budget) {
             rl_retry *r = calloc(1, sizeof *r);
             if (r) {
                 r->q = q;

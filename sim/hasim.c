@@ -267,11 +267,24 @@ static int copy_scenario(const hk_loaded *L, const char *dir, hk_err *e)
     return hk_out_write_all(dir, "scenario.txt", L->text, strlen(L->text), e);
 }
 
+static int run_grid(hk_loaded *L, const args *a, runcfg *rc, int n, int R,
+                    sim_figures (*figs)[1000]);
+
 static int run_all(hk_loaded *L, const args *a)
 {
     runcfg rc[HK_VAR_N * HK_STRAT_N];
-    int n = plan(a, L->scn, rc), R = L->scn->replications, multi = n > 1;
-    static sim_figures figs[HK_VAR_N * HK_STRAT_N][1000];
+    int n = plan(a, L->scn, rc), R = L->scn->replications;
+    sim_figures (*figs)[1000] = calloc(HK_VAR_N * HK_STRAT_N, sizeof *figs);
+    if (!figs)
+        return EXIT_RUN;
+    int code = run_grid(L, a, rc, n, R, figs);
+    free(figs);
+    return code;
+}
+
+static int run_grid(hk_loaded *L, const args *a, runcfg *rc, int n, int R, sim_figures (*figs)[1000])
+{
+    int multi = n > 1;
     for (int i = 0; i < n; i++)
         for (int r = 0; r < R; r++) {
             sim_opts o = {0};

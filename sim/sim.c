@@ -417,7 +417,8 @@ static void on_done(sim_world *w, int64_t now, int qi, int k)
         ms->err++;
         tt->err++;
     }
-    if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < hk_line_attempts(w->s->cl, t, lc)) {
+    int budget = hk_line_attempts(w->s->cl, t, lc, !w->var->rechoose_on_retry);
+    if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < budget) {
         sim_heap_push(&w->h, now + w->s->cl->set.retry_delay_us, EV_ATTEMPT, qi, k);
         return;
     }

@@ -60,8 +60,9 @@ static void realistic_config(void **st)
     assert_int_equal(p->lines[0].strategy, HK_STRAT_NODEADS);
     assert_int_equal(p->lines[1].strategy, HK_STRAT_ROUNDROBIN);
     assert_string_equal(p->lines[1].a.m[0].indexes, "shard2");
-    assert_int_equal(hk_line_attempts(cl, p, &p->lines[0]), 1 + 1 * 2);  /* global x mirrors */
-    assert_int_equal(hk_line_attempts(cl, p, &p->lines[1]), 3);          /* [retry_count=2] */
+    assert_int_equal(hk_line_attempts(cl, p, &p->lines[0], 0), 1 + 1 * 2);  /* global x mirrors */
+    assert_int_equal(hk_line_attempts(cl, p, &p->lines[1], 0), 3);       /* [retry_count=2] */
+    assert_int_equal(hk_line_attempts(cl, p, &p->lines[1], 1), 2);       /* 2.2.11: global only */
 
     const hk_table *eu = hk_cluster_find_table(cl, "products_eu");
     assert_non_null(eu);
@@ -71,7 +72,7 @@ static void realistic_config(void **st)
     assert_true(eu->lines[1].a.persistent);
     assert_true(eu->lines[2].a.blackhole);
     assert_int_equal(eu->nlocal, 1);                        /* inherited local */
-    assert_int_equal(hk_line_attempts(cl, eu, &eu->lines[0]), 1 + 3 * 2);
+    assert_int_equal(hk_line_attempts(cl, eu, &eu->lines[0], 0), 1 + 3 * 2);
 
     assert_int_equal(cl->nhosts, 9);
     int h = hk_cluster_find_host(cl, "box1:9312");
@@ -98,7 +99,7 @@ static void defaults(void **st)
     assert_int_equal(cl->set.retry_count, 0);
     assert_int_equal(cl->set.retry_delay_us, 500 * HK_MS);
     assert_int_equal(cl->tables[0].strategy, HK_STRAT_RANDOM);
-    assert_int_equal(hk_line_attempts(cl, &cl->tables[0], &cl->tables[0].lines[0]), 1);
+    assert_int_equal(hk_line_attempts(cl, &cl->tables[0], &cl->tables[0].lines[0], 0), 1);
     hk_cluster_free(cl);
 }
 
