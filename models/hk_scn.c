@@ -372,3 +372,26 @@ const char *hk_fault_name(hk_fault_kind k)
     static const char *n[] = {"none", "down", "hang", "slow", "errors", "partition", "flap"};
     return n[k];
 }
+
+int64_t hk_scn_fault_cut(const hk_scn *s, int host, int64_t from, int64_t to, hk_fault_kind *kind)
+{
+    int64_t best = -1;
+    for (int i = 0; i < s->nfaults; i++) {
+        const hk_fault *f = &s->faults[i];
+        if (f->host != host || (f->kind != HK_FAULT_DOWN && f->kind != HK_FAULT_HANG &&
+                                f->kind != HK_FAULT_FLAP))
+            continue;
+        int64_t t = f->at_us;
+        if (f->kind == HK_FAULT_FLAP && t <= from) { /* the next down half-period after from */
+            int64_t k = (from - f->at_us) / f->period_us + 1;
+            t = f->at_us + k * f->period_us;
+        }
+        if (t <= from || t > to || (f->for_us >= 0 && t >= f->at_us + f->for_us))
+            continue;
+        if (best < 0 || t < best) {
+            best = t;
+            *kind = f->kind == HK_FAULT_HANG ? HK_FAULT_HANG : HK_FAULT_DOWN;
+        }
+    }
+    return best;
+}

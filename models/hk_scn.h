@@ -68,5 +68,8 @@ void hk_scn_free(hk_scn *s);
 /* Fault in force on host at t (HK_FAULT_NONE if none); *x gets its parameter. */
 hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t_us, double *x);
 const char *hk_fault_name(hk_fault_kind k);
+/* The first moment in (from, to] at which host goes down or hangs (a query in flight then never
+ * gets its reply); -1 if none. *kind gets HK_FAULT_DOWN or HK_FAULT_HANG. */
+int64_t hk_scn_fault_cut(const hk_scn *s, int host, int64_t from, int64_t to, hk_fault_kind *kind);
 
 #endif

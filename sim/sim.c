@@ -382,7 +382,11 @@ static void mirror_in(sim_world *w, int64_t now, int qi, int k)
     }
     double svc = hk_dist_sample(mr->b->service, mr->rng) * (f == HK_FAULT_SLOW ? x : 1.0);
     int64_t reply = serve(mr, now, svc) + ls->r2 / 2;
-    if (reply > deadline)
+    hk_fault_kind cut;
+    int64_t tc = hk_scn_fault_cut(w->s, h, now, reply < deadline ? reply : deadline, &cut);
+    if (tc >= 0 && cut == HK_FAULT_DOWN) /* killed with the query in flight: connection reset */
+        done_at(w, tc, qi, k, HK_EV_NETWORK_ERROR);
+    else if (tc >= 0 || reply > deadline)
         done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
     else
         done_at(w, reply, qi, k, u < perr + mr->b->warnings ? HK_EV_WARNING : HK_EV_SUCCESS);

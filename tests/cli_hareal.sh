@@ -125,11 +125,14 @@ fault c:9312 { at = 1s for = 2s kind = hang }
 SCN
 timeout 60 "$H" live "$T/both.scn" --out "$T/both" --compare-sim --variant sphinx2 > /dev/null 2>&1
 nonzero() { awk -F'\t' -v h=$2 '$1 ~ "^ag_"h"_15periods_" && $1 !~ /msecsperquery|connect_(count|avg|max)/ && $2+0 > 0 {sub("^ag_"h"_15periods_", "", $1); print $1}' "$1" | sort | tr '\n' ' '; }
+# a query in flight at the instant of the kill gets a reset (network_errors) in both, but whether
+# one is in flight then is a matter of timing: that counter is left out of the comparison
 for h in 0 1 2; do
-  r=$(nonzero "$T/both/agent_status.txt" $h); m=$(nonzero "$T/both/sim/agent_status.txt" $h)
+  r=$(nonzero "$T/both/agent_status.txt" $h | sed 's/network_errors //')
+  m=$(nonzero "$T/both/sim/agent_status.txt" $h | sed 's/network_errors //')
   check "host $h: same counters real [$r] and simulated [$m]" '[ -n "$r" ] && [ "$r" = "$m" ]'
 done
-check "down counts connect_failures, hang connect_timeouts (2.2.11)" '[ "$(nonzero "$T/both/agent_status.txt" 1)" = "connect_failures succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 2)" = "connect_timeouts succeeded_queries " ]'
+check "down counts connect_failures, hang connect_timeouts (2.2.11)" '[ "$(nonzero "$T/both/agent_status.txt" 1 | sed "s/network_errors //")" = "connect_failures succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 2)" = "connect_timeouts succeeded_queries " ]'
 
 echo "cli_hareal: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
