@@ -55,8 +55,6 @@ int rl_fault_parse(const char *s, rl_fault *f, double *x)
     return -1;
 }
 
-static double now_ms(void) { return (double)uv_hrtime() / 1e6; }
-
 /* ---- connection lifecycle ------------------------------------------- */
 
 static void on_handle_closed(uv_handle_t *h)
@@ -199,29 +197,12 @@ static void reply_search(uv_timer_t *t)
         process(c);
 }
 
-/* FCFS behind `threads` workers, as the simulator models it. */
+/* Delay (ms) of a request needing svc_ms behind the mirror's workers, as the simulator models it. */
 static double schedule(rl_mirror *m, double svc_ms)
 {
-    double t = now_ms();
-    if (m->c.threads <= 0)
-        return svc_ms;
-    int64_t *a = m->free_at, n = m->c.threads;
-    double start = (double)a[0] / 1000.0 > t ? (double)a[0] / 1000.0 : t;
-    int64_t v = (int64_t)((start + svc_ms) * 1000.0);
-    int i = 0;
-    for (;;) {
-        int k = 2 * i + 1;
-        if (k >= n)
-            break;
-        if (k + 1 < n && a[k + 1] < a[k])
-            k++;
-        if (a[k] >= v)
-            break;
-        a[i] = a[k];
-        i = k;
-    }
-    a[i] = v;
-    return start + svc_ms - t;
+    int64_t now = (int64_t)(uv_hrtime() / 1000), svc = (int64_t)(svc_ms * 1000.0);
+    int64_t start = hk_fcfs_start(&m->workers, now, svc);
+    return (double)(start + svc - now) / 1000.0;
 }
 
 static void start_search(rl_conn *c, const uint8_t *body, uint32_t len)
@@ -416,8 +397,7 @@ int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char 
     m->loop = loop;
     m->c = *c;
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
-    m->free_at = calloc((size_t)(c->threads > 0 ? c->threads : 1), sizeof *m->free_at);
-    if (!m->rng || !m->free_at)
+    if (!m->rng || hk_fcfs_init(&m->workers, c->threads) < 0)
         return snprintf(msg, (size_t)n, "out of memory"), -1;
     gsl_rng_set(m->rng, (unsigned long)c->seed);
     if (c->log)
@@ -502,7 +482,6 @@ void rl_mirror_free(rl_mirror *m)
 {
     if (m->rng)
         gsl_rng_free(m->rng);
-    free(m->free_at);
+    hk_fcfs_free(&m->workers);
     m->rng = NULL;
-    m->free_at = NULL;
 }

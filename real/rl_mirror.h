@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <uv.h>
 #include "hk_dist.h"
+#include "hk_fcfs.h"
 
 typedef enum rl_fault {
     RL_F_NONE, RL_F_DOWN, RL_F_HANG, RL_F_SLOW, RL_F_ERRORS, RL_F_PARTITION, RL_F_CLOSE,
@@ -35,7 +36,7 @@ typedef struct rl_mirror {
     uv_tcp_t srv;
     int listening;
     gsl_rng *rng;
-    int64_t *free_at;            /* worker free times (ms since start, min-heap) */
+    hk_fcfs workers;             /* the queueing model, on the µs monotonic clock */
     rl_fault fault;
     double fault_x;
     int nconns;

@@ -37,10 +37,8 @@ static int init_mirrors(sim_world *w)
     for (int h = 0; h < cl->nhosts; h++) {
         sim_mirror *m = &w->mir[h];
         m->b = &w->s->behave[w->s->host_behave[h]];
-        m->threads = m->b->threads;
         m->rng = rng_new(w->o.seed, 1000 + (uint64_t)h);
-        m->free_at = calloc((size_t)m->threads + 1, sizeof *m->free_at);
-        if (!m->rng || !m->free_at)
+        if (!m->rng || hk_fcfs_init(&m->workers, m->b->threads) < 0)
             return -1;
     }
     return 0;
@@ -193,7 +191,7 @@ void sim_free(sim_world *w)
     for (int h = 0; w->mir && h < cl->nhosts; h++) {
         if (w->mir[h].rng)
             gsl_rng_free(w->mir[h].rng);
-        free(w->mir[h].free_at);
+        hk_fcfs_free(&w->mir[h].workers);
     }
     free(w->mir);
     for (int i = 0; w->tot && i < w->nli; i++)
@@ -324,36 +322,18 @@ static void attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     ls->connect_us = c;
     ls->t_conn = now + c;
     ls->r2 = (int64_t)rtt(mr);
-    if (mr->threads == 0) /* no queue: nothing depends on arrival order at the mirror */
+    if (mr->workers.threads == 0) /* no queue: nothing depends on arrival order at the mirror */
         mirror_in(w, ls->t_conn + ls->r2 / 2, qi, k);
     else
         sim_heap_push(&w->h, ls->t_conn + ls->r2 / 2, EV_MIRROR_IN, qi, k);
 }
 
-/* FCFS behind `threads` workers: start at max(arrival, earliest free worker). */
+/* Service behind the mirror's workers; returns when the reply leaves the mirror. */
 static int64_t serve(sim_mirror *m, int64_t t, double svc)
 {
-    int64_t s = (int64_t)svc;
     m->served++;
     m->busy_us += svc;
-    if (m->threads == 0)
-        return t + s;
-    int64_t *a = m->free_at, n = m->threads;
-    int64_t start = a[0] > t ? a[0] : t, v = start + s;
-    int i = 0; /* replace the root, sift down */
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && a[c + 1] < a[c])
-            c++;
-        if (a[c] >= v)
-            break;
-        a[i] = a[c];
-        i = c;
-    }
-    a[i] = v;
-    return start + s;
+    return hk_fcfs_start(&m->workers, t, (int64_t)svc) + (int64_t)svc;
 }
 
 static void mirror_in(sim_world *w, int64_t now, int qi, int k)

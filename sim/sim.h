@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_rng.h>
 #include <stdio.h>
+#include "hk_fcfs.h"
 #include "hk_hist.h"
 #include "hk_scn.h"
 #include "hk_strat.h"
@@ -48,8 +49,7 @@ typedef struct sim_master {
 typedef struct sim_mirror {
     const hk_behave *b;
     gsl_rng *rng;
-    int64_t *free_at;            /* min-heap of worker free times */
-    int threads;
+    hk_fcfs workers;
     uint64_t served;
     double busy_us;
 } sim_mirror;

@@ -1,0 +1,38 @@
+/* hk_fcfs: FCFS multi-server queue on a min-heap of worker free times. */
+#include "hk_fcfs.h"
+
+#include <stdlib.h>
+
+int hk_fcfs_init(hk_fcfs *q, int threads)
+{
+    q->threads = threads > 0 ? threads : 0;
+    q->free_at = calloc((size_t)q->threads + 1, sizeof *q->free_at);
+    return q->free_at ? 0 : -1;
+}
+
+void hk_fcfs_free(hk_fcfs *q)
+{
+    free(q->free_at);
+    q->free_at = NULL;
+}
+
+int64_t hk_fcfs_start(hk_fcfs *q, int64_t t, int64_t s)
+{
+    if (q->threads == 0)
+        return t;
+    int64_t *a = q->free_at, start = a[0] > t ? a[0] : t, v = start + s;
+    int i = 0, n = q->threads; /* the earliest worker takes it: replace the root, sift down */
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && a[c + 1] < a[c])
+            c++;
+        if (a[c] >= v)
+            break;
+        a[i] = a[c];
+        i = c;
+    }
+    a[i] = v;
+    return start;
+}
