@@ -137,7 +137,7 @@ int rl_cmd_mirror(int argc, char **argv)
     double x = 0;
     if (o.fault && rl_fault_parse(o.fault, &f, &x) < 0)
         return bad("--fault: expected none, down, hang, slow(F), errors(P), partition, close, "
-                   "reset, garbage, badversion, retry or warning");
+                   "reset, garbage, badversion, retry, warning, drip(MS) or acceptclose");
     if (rl_mirror_start(&m, loop, &c, msg, sizeof msg) < 0) {
         fprintf(stderr, "hareal mirror: %s\n", msg);
         return RL_EXIT_RUN;

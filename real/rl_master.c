@@ -281,9 +281,11 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     if (a->finished)
         return;
     if (n < 0) {
-        int ev = n == UV_ECONNRESET ? HK_EV_NETWORK_ERROR
-                 : a->phase == PH_HELLO || a->m->var->rechoose_on_retry ? HK_EV_UNEXPECTED_CLOSE
-                 : HK_EV_NETWORK_ERROR;
+        /* the peer going away during the handshake (closed or reset) is an unexpected closing;
+         * after it, a reset is a network error and a close one in Manticore only */
+        int ev = a->phase == PH_HELLO ? HK_EV_UNEXPECTED_CLOSE
+                 : n == UV_ECONNRESET ? HK_EV_NETWORK_ERROR
+                 : a->m->var->rechoose_on_retry ? HK_EV_UNEXPECTED_CLOSE : HK_EV_NETWORK_ERROR;
         att_finish(a, ev);
         return;
     }
@@ -295,7 +297,7 @@ static void on_written(uv_write_t *w, int status)
 {
     rl_att *a = w->data;
     if (status < 0 && !a->finished)
-        att_finish(a, HK_EV_NETWORK_ERROR);
+        att_finish(a, a->phase == PH_HELLO ? HK_EV_UNEXPECTED_CLOSE : HK_EV_NETWORK_ERROR);
 }
 
 static void on_connect(uv_connect_t *req, int status)

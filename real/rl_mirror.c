@@ -21,6 +21,13 @@ typedef struct rl_conn {
     char peer[64];
 } rl_conn;
 
+typedef struct rl_drip {
+    uv_timer_t t;
+    rl_conn *c;
+    hk_bytes b;
+    size_t off;
+} rl_drip;
+
 typedef struct rl_write {
     uv_write_t req;
     rl_conn *c;
@@ -30,7 +37,7 @@ typedef struct rl_write {
 
 static const char *fault_names[RL_F_N] = {"none", "down", "hang", "slow", "errors", "partition",
                                           "close", "reset", "garbage", "badversion", "retry",
-                                          "warning"};
+                                          "warning", "drip", "acceptclose"};
 
 const char *rl_fault_name(rl_fault f) { return f < RL_F_N ? fault_names[f] : "?"; }
 
@@ -144,6 +151,46 @@ static void log_query(rl_conn *c, const char *outcome)
 
 static void process(rl_conn *c);
 
+static void drip_closed(uv_handle_t *h)
+{
+    rl_drip *d = h->data;
+    hk_bytes_free(&d->b);
+    free(d);
+}
+
+/* A slow drip: one byte of the reply every few milliseconds. */
+static void drip_tick(uv_timer_t *t)
+{
+    rl_drip *d = t->data;
+    rl_conn *c = d->c;
+    if (c->closing || d->off >= d->b.len) {
+        uv_close((uv_handle_t *)&d->t, drip_closed);
+        if (!c->closing)
+            conn_close(c, 0);
+        return;
+    }
+    hk_bytes one;
+    hk_bytes_init(&one);
+    hk_put_u8(&one, d->b.p[d->off++]);
+    send_bytes(c, &one, 0);
+}
+
+static void start_drip(rl_conn *c, hk_bytes *b)
+{
+    rl_drip *d = calloc(1, sizeof *d);
+    if (!d) {
+        hk_bytes_free(b);
+        conn_close(c, 0);
+        return;
+    }
+    d->c = c;
+    d->b = *b;
+    uv_timer_init(c->m->loop, &d->t);
+    d->t.data = d;
+    uint64_t every = c->m->fault_x > 0 ? (uint64_t)c->m->fault_x : 100;
+    uv_timer_start(&d->t, drip_tick, every, every);
+}
+
 static void reply_search(uv_timer_t *t)
 {
     rl_conn *c = t->data;
@@ -189,6 +236,11 @@ static void reply_search(uv_timer_t *t)
         b.p[4] = 0x7f; /* length field far beyond max_packet_size */
         log_query(c, "garbage");
         send_bytes(c, &b, 1);
+        return;
+    }
+    if (f == RL_F_DRIP) {
+        log_query(c, "drip");
+        start_drip(c, &b);
         return;
     }
     log_query(c, outcome);
@@ -363,6 +415,10 @@ static void on_conn(uv_stream_t *srv, int status)
     }
     uv_timer_start(&c->idle, on_idle, (uint64_t)m->c.idle_ms, (uint64_t)m->c.idle_ms);
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    if (m->fault == RL_F_ACCEPTCLOSE) { /* accept, then close at once */
+        conn_close(c, 0);
+        return;
+    }
     if (m->fault == RL_F_PARTITION)
         return; /* never send the hello: the master's connect phase times out */
     hk_bytes b;

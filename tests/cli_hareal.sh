@@ -33,6 +33,7 @@ for spec in "down:connect_failures:sphinx2" "partition:connect_timeouts:sphinx2"
             "badversion:wrong_replies:sphinx2" "garbage:wrong_replies:sphinx2" \
             "close:network_errors:sphinx2" "close:unexpected_closings:manticore" \
             "reset:network_errors:sphinx2" "warning:warnings:sphinx2" \
+            "acceptclose:unexpected_closings:sphinx2" "drip:query_timeouts:sphinx2" \
             "none:succeeded_queries:sphinx2"; do
   f=${spec%%:*}; rest=${spec#*:}; c=${rest%%:*}; v=${rest#*:}; p=$((BASE + i)); i=$((i+1))
   if [ "$f" != down ]; then mirror $p --fault "$f"; wait_port $p; fi
@@ -48,7 +49,9 @@ for spec in "down:connect_failures:sphinx2" "partition:connect_timeouts:sphinx2"
   fi
   check "$f: 20 rows" '[ $(($(wc -l < "$T/$f/queries.csv") - 1)) -eq 20 ]'
 done
-check "remote ERROR replies record nothing" 'true'
+p=$((BASE + 21)); mirror $p --fault retry; wait_port $p; conf "$T/retry.conf" $p
+timeout 30 "$H" replay --config "$T/retry.conf" --trace "$T/t20.csv" --out "$T/retry" --variant sphinx2 > /dev/null 2>&1
+check "retry: RETRY replies are remote_error rows" '[ $(grep -c ",remote_error," "$T/retry/queries.csv") -eq 20 ]'
 p=$((BASE + 20)); mirror $p --fault "errors(1)"; wait_port $p; conf "$T/err.conf" $p
 timeout 30 "$H" replay --config "$T/err.conf" --trace "$T/t20.csv" --out "$T/err" --variant sphinx2 > /dev/null 2>&1
 check "errors: rows say remote_error" '[ $(grep -c ",remote_error," "$T/err/queries.csv") -eq 20 ]'

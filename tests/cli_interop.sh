@@ -32,6 +32,11 @@ index dist
     agent       = 127.0.0.1:$M1:shard1|127.0.0.1:$M2:shard1
     ha_strategy = roundrobin
 }
+index distp
+{
+    type             = distributed
+    agent_persistent = 127.0.0.1:$M1:pshard
+}
 index rt1
 {
     type         = rt
@@ -52,6 +57,7 @@ searchd
     binlog_path      =
     ha_period_karma  = 2
     ha_ping_interval = 0
+    persistent_connections_limit = 4
 }
 CONF
 searchd --config "$T/sphinx.conf" --nodetach > "$T/searchd.out" 2>&1 & PIDS+=($!)
@@ -66,6 +72,12 @@ check "round robin: 3 queries on each mirror" '[ $(grep -c "hello world" "$T/m1.
 check "mirrors saw the index list" 'grep -q "\"shard1\",\"hello world 1\"" "$T/m1.csv" "$T/m2.csv"'
 st=$(sql "SHOW AGENT STATUS LIKE 'ag_%_1periods_succeeded_queries'")
 check "searchd counts our replies as successes" '[ $(echo "$st" | awk "{s+=\$2} END {print s}") -eq 6 ]'
+
+# persistent agent: searchd sends PERSIST once, then its queries on the same connection
+for i in 1 2 3 4; do sql "SELECT * FROM distp WHERE MATCH('persist $i')" >> "$T/meta.txt"; done
+check "persistent agent: 4 queries served" '[ $(grep -c "\"pshard\",\"persist" "$T/m1.csv") -eq 4 ]'
+check "persistent agent: all on one connection" '[ $(grep "\"pshard\"" "$T/m1.csv" | cut -d, -f2 | sort -u | wc -l) -eq 1 ]'
+check "persistent agent: no errors" '! grep -qi "error" "$T/meta.txt"'
 
 # 2. hareal master -> searchd mirrors (a real RT index)
 sql "INSERT INTO rt1 (id, title, gid) VALUES (1,'hello world',1),(2,'hello there',2),(3,'goodbye',3)" > /dev/null
