@@ -273,6 +273,24 @@ static void html_file(FILE *h, const char *dir, const char *name, const char *ti
     fclose(f);
 }
 
+/* A --strategy/--variant all folder: link every run's own page. */
+static void html_runs(FILE *h, const char *dir)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/strategies.csv", dir);
+    hk_csvr r;
+    hk_err e;
+    if (hk_csvr_open(&r, path, &e) < 0)
+        return;
+    char **f;
+    int nf, rc = hk_csvr_next(&r, &f, &nf, &e), col = rc == 1 ? hk_csv_column(f, nf, "dir") : -1;
+    fprintf(h, "<h2>Runs</h2>\n<ul>\n");
+    while (col >= 0 && hk_csvr_next(&r, &f, &nf, &e) == 1 && col < nf)
+        fprintf(h, "<li><a href=\"%s/index.html\">%s</a></li>\n", f[col], f[col]);
+    fprintf(h, "</ul>\n");
+    hk_csvr_close(&r);
+}
+
 static int write_index(const char *dir, const char *const *charts, int nc)
 {
     hk_out o;
@@ -287,6 +305,7 @@ static int write_index(const char *dir, const char *const *charts, int nc)
     for (int i = 0; i < nc; i++)
         fprintf(o.f, "<h2>%s</h2>\n<a href=\"plots/%s.svg\"><img src=\"plots/%s.png\" "
                 "alt=\"%s\"></a>\n", charts[i], charts[i], charts[i], charts[i]);
+    html_runs(o.f, dir);
     html_file(o.f, dir, "scenario.txt", "Scenario");
     return hk_out_commit(&o, &e);
 }

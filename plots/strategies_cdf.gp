@@ -1,7 +1,7 @@
 # strategies_cdf.gp: overall query latency CDF of every strategy/variant run on one chart
 # (log x). Reads strategies.csv and each run's cdf.csv. Variables: dir, out, term, gp.
 load gp.'/common.gp'
-set title 'Query latency CDF per strategy' noenhanced
+set title 'Query latency CDF per strategy / variant' noenhanced
 set xlabel 'latency (ms)'
 set ylabel 'fraction of queries'
 set logscale x

@@ -1,7 +1,7 @@
 # strategies_p99.gp: p99 (and p50) query latency per strategy/variant, as bars.
 # Reads strategies.csv. Variables: dir, out, term, gp.
 load gp.'/common.gp'
-set title 'Query latency per strategy' noenhanced
+set title 'Query latency per strategy / variant' noenhanced
 set ylabel 'latency (ms)'
 set style data histograms
 set style histogram clustered gap 1
