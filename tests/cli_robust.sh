@@ -31,10 +31,16 @@ check "10,000 random-byte connections accepted" '[ $? -eq 0 ]'
 sleep 1.5  # idle timeout closes whatever is half-open
 f1=$(fds $M); r1=$(rss $M)
 check "no fd growth ($f0 -> $f1)" '[ "$f1" -le $((f0 + 2)) ]'
-check "no memory growth (${r0} kB -> ${r1} kB)" '[ "$r1" -le $((r0 + 4096)) ]'
+# ASan's allocator keeps freed memory around, so RSS says little there: under ASan the leak check
+# is LeakSanitizer's, at the mirror's exit (below)
+if [ "${HK_SANITIZED:-}" != 1 ]; then
+  check "no memory growth (${r0} kB -> ${r1} kB)" '[ "$r1" -le $((r0 + 4096)) ]'
+fi
 check "still answers PING" '"$F" 127.0.0.1 $P ping'
 check "an oversized request is closed, not buffered" '"$F" 127.0.0.1 $P big'
 check "still answers PING after that" '"$F" 127.0.0.1 $P ping'
+kill -TERM $M; wait $M
+check "exits cleanly on SIGTERM (no leak report under ASan)" '[ $? -eq 0 ]'
 
 # connection limit: --max-conns 2, three idle connections held open; the third is closed at once
 "$H" mirror --listen 127.0.0.1:$((P+1)) --quiet --max-conns 2 & PIDS+=($!)
