@@ -40,6 +40,9 @@ void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *tit
             ms(hk_hist_quantile(&m->all, 0.5)), ms(hk_hist_quantile(&m->all, 0.95)),
             ms(hk_hist_quantile(&m->all, 0.99)), ms(hk_hist_quantile(&m->all, 0.999)),
             ms(hk_hist_mean(&m->all)));
+    if (m->wrong_replies)
+        fprintf(out, "wrong replies: %" PRIu64 "; the first: %s\n", m->wrong_replies,
+                m->first_wrong);
     if (d->concurrency <= 0)
         fprintf(out, "timing lag (sent - scheduled) ms: p50 %.3f  p99 %.3f  max %.3f\n",
                 ms(hk_hist_quantile(&d->lag, 0.5)), ms(hk_hist_quantile(&d->lag, 0.99)),

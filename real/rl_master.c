@@ -231,14 +231,28 @@ static void on_alloc(uv_handle_t *h, size_t want, uv_buf_t *out)
     *out = uv_buf_init((char *)a->buf + a->len, (unsigned)(a->cap - a->len));
 }
 
+/* Count a malformed reply; keep the first one's peer, byte offset and what was expected. */
+static int wrong(rl_att *a, size_t off, const char *fmt, const char *what)
+{
+    rl_master *m = a->m;
+    if (m->wrong_replies++ == 0) {
+        char exp[200];
+        snprintf(exp, sizeof exp, fmt, what);
+        snprintf(m->first_wrong, sizeof m->first_wrong, "%s: byte %zu of the reply: expected %s",
+                 m->c.cl->hosts[a->host].name, off, exp);
+    }
+    return HK_EV_WRONG_REPLY;
+}
+
 static int reply_outcome(rl_att *a, const hk_hdr *h, const uint8_t *body)
 {
     if (a->is_ping)
-        return h->code == HK_ST_OK && h->len >= 4 ? HK_EV_SUCCESS : HK_EV_WRONG_REPLY;
+        return h->code == HK_ST_OK && h->len >= 4 ? HK_EV_SUCCESS
+                                                  : wrong(a, 12, "%s", "an OK reply to PING");
     hk_search_res res;
     hk_rd r;
     if (hk_search_reply_parse(h->code, body, h->len, &res, &r) < 0)
-        return HK_EV_WRONG_REPLY;
+        return wrong(a, 12 + r.err_off, "%s", r.what);
     if (h->code == HK_ST_ERROR || h->code == HK_ST_RETRY || res.status == HK_ST_ERROR)
         return HK_EV_REMOTE_ERROR;
     return h->code == HK_ST_WARNING || res.status == HK_ST_WARNING ? HK_EV_WARNING : HK_EV_SUCCESS;
@@ -251,7 +265,7 @@ static void consume(rl_att *a)
         uint32_t v = (uint32_t)a->buf[0] << 24 | (uint32_t)a->buf[1] << 16 |
                      (uint32_t)a->buf[2] << 8 | a->buf[3];
         if (v != HK_PROTO_HELLO && v != 0x01000000u) {
-            att_finish(a, HK_EV_WRONG_REPLY);
+            att_finish(a, wrong(a, 0, "%s", "the server hello 1"));
             return;
         }
         memmove(a->buf, a->buf + 4, a->len -= 4);
@@ -266,7 +280,7 @@ static void consume(rl_att *a)
     hk_hdr h;
     hk_hdr_read(a->buf, &h);
     if (h.len > HK_PROTO_MAX_PACKET) {
-        att_finish(a, HK_EV_WRONG_REPLY);
+        att_finish(a, wrong(a, 8, "%s", "a reply length up to max_packet_size (8 MB)"));
         return;
     }
     if (a->len >= 8 + (size_t)h.len)

@@ -61,6 +61,8 @@ struct rl_master {
     int64_t t0_us, period_start_us;
     int period;
     uint64_t inflight, sent, finished, ok, partial, failed, cancelled;
+    uint64_t wrong_replies;
+    char first_wrong[320];       /* the first malformed reply: peer, byte offset, what was expected */
     hk_hist all, per_all;
     uint64_t per_ok, per_partial, per_failed;
     double *probs;
