@@ -238,7 +238,7 @@ static int wrong(rl_att *a, size_t off, const char *fmt, const char *what)
     if (m->wrong_replies++ == 0) {
         char exp[200];
         snprintf(exp, sizeof exp, fmt, what);
-        snprintf(m->first_wrong, sizeof m->first_wrong, "%s: byte %zu of the reply: expected %s",
+        snprintf(m->first_wrong, sizeof m->first_wrong, "%.80s: byte %zu of the reply: expected %.180s",
                  m->c.cl->hosts[a->host].name, off, exp);
     }
     return HK_EV_WRONG_REPLY;
