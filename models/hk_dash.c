@@ -117,6 +117,20 @@ void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out
     }
 }
 
+void hk_dash_window_counts(const hk_dash *d, int64_t now_us, uint64_t c[HK_EV_N])
+{
+    int64_t secs = floordiv(now_us, 1000000);
+    int64_t p = floordiv(secs, d->karma_s);
+    int periods = secs - p * d->karma_s < d->karma_s / 2 ? 2 : 1;
+    memset(c, 0, HK_EV_N * sizeof *c);
+    for (; periods > 0; periods--, p--) {
+        const hk_block *b = &d->ring[(p % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];
+        if (b->period == p)
+            for (int i = 0; i < HK_EV_N; i++)
+                c[i] += b->c[i];
+    }
+}
+
 void hk_dash_block(const hk_dash *d, int64_t period, hk_block *out)
 {
     const hk_block *b = &d->ring[(period % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];

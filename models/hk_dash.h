@@ -52,6 +52,8 @@ void hk_dash_record(hk_dash *d, int64_t now_us, hk_ev ev, int64_t start_us, int 
 /* Sum of the valid blocks among the last P periods (+1 while the current block
  * is in its first half; capped at 15) — Manticore's GetCollectedMetrics. */
 void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out);
+/* The same window, outcome counters only (what a health class needs). */
+void hk_dash_window_counts(const hk_dash *d, int64_t now_us, uint64_t c[HK_EV_N]);
 /* One exact block (zeroed if not stored). */
 void hk_dash_block(const hk_dash *d, int64_t period, hk_block *out);
 uint64_t hk_block_events(const hk_block *b);

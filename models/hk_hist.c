@@ -9,17 +9,19 @@ void hk_hist_reset(hk_hist *h)
     memset(h, 0, sizeof *h);
 }
 
+/* Bucket from the IEEE-754 bits: exponent = octave, top 6 mantissa bits = sub-bucket
+ * (the same buckets as floor(log2) and a linear split of each octave, without frexp). */
 static int bucket(double us)
 {
     if (us < 1.0)
         return 0;
-    int e;
-    double m = frexp(us, &e); /* us = m * 2^e, m in [0.5, 1) */
-    int oct = e - 1;
+    uint64_t bits;
+    memcpy(&bits, &us, sizeof bits);
+    int oct = (int)((bits >> 52) & 0x7ff) - 1023;
     if (oct >= HK_HIST_OCT)
         return HK_HIST_N - 1;
-    int sub = (int)((m * 2.0 - 1.0) * HK_HIST_SUB);
-    return oct * HK_HIST_SUB + (sub < HK_HIST_SUB ? sub : HK_HIST_SUB - 1);
+    int sub = (int)((bits >> (52 - 6)) & (HK_HIST_SUB - 1));
+    return oct * HK_HIST_SUB + sub;
 }
 
 static double lower(int k)

@@ -48,16 +48,17 @@ static void key_nodeads(const hk_dash *d, double *k1, double *k2)
  * all-error ratio) with ratios <= 3% as 0, computed in float as searchd does. */
 static void key_noerrors(const hk_dash *d, int64_t now, double *k1, double *k2)
 {
-    hk_block b;
-    hk_dash_window(d, now, 1, &b);
-    if (!b.c[HK_EV_SUCCESS]) {
+    uint64_t c[HK_EV_N];
+    hk_dash_window_counts(d, now, c);
+    if (!c[HK_EV_SUCCESS]) {
         *k1 = *k2 = INFINITY;
         return;
     }
-    uint64_t n = hk_block_events(&b), crit = 0;
+    uint64_t crit = 0;
     for (int k = 0; k < HK_EV_WARNING; k++)
-        crit += b.c[k];
-    float rc = (float)crit / (float)n, ra = (float)(crit + b.c[HK_EV_WARNING]) / (float)n;
+        crit += c[k];
+    uint64_t n = crit + c[HK_EV_WARNING] + c[HK_EV_SUCCESS];
+    float rc = (float)crit / (float)n, ra = (float)(crit + c[HK_EV_WARNING]) / (float)n;
     *k1 = rc <= HK_ALLOWED_ERROR_RATIO ? 0.0f : rc;
     *k2 = ra <= HK_ALLOWED_ERROR_RATIO ? 0.0f : ra;
 }

@@ -353,9 +353,10 @@ static void mirror_in(sim_world *w, int64_t now, int qi, int k)
             done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
         return;
     }
-    double perr = mr->b->errors, u = gsl_rng_uniform(mr->rng);
+    double perr = mr->b->errors;
     if (f == HK_FAULT_ERRORS && x > perr)
         perr = x;
+    double u = perr > 0 || mr->b->warnings > 0 ? gsl_rng_uniform(mr->rng) : 1.0; /* draw if it matters */
     if (u < perr) { /* a fast ERROR reply: searchd records nothing for it */
         done_at(w, now + ls->r2 / 2, qi, k, HK_EV_REMOTE_ERROR);
         return;

@@ -26,6 +26,11 @@ static void window_half_rule(void **st)
     assert_int_equal(w.total_us, 7000);
     hk_dash_window(&d, t0 + S(40), 5, &w);  /* 5 periods = 5 blocks here */
     assert_int_equal(w.c[HK_EV_SUCCESS], 2);
+    uint64_t c[HK_EV_N];                    /* the counters-only read agrees */
+    hk_dash_window_counts(&d, t0 + S(10), c);
+    assert_int_equal(c[HK_EV_SUCCESS], 2);
+    hk_dash_window_counts(&d, t0 + S(40), c);
+    assert_int_equal(c[HK_EV_SUCCESS], 1);
 }
 
 static void ring_reuse_and_cap(void **st)
