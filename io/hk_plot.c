@@ -183,29 +183,47 @@ static int write_stacked(const char *path, const plotdata *p)
     return fclose(f);
 }
 
-/* faults.csv -> plots/faults.gp: one shaded rectangle per fault window. */
-static int write_faults(const char *dir)
+static int in_panel(const plotdata *p, int line, const char *mirror)
+{
+    for (int i = 0; i < p->ns; i++)
+        if (p->s[i].line == line && !strcmp(p->s[i].mirror, mirror))
+            return 1;
+    return 0;
+}
+
+/* faults.csv -> plots/faults_L.gp per panel: a shaded window for each fault of a mirror drawn
+ * in that panel (`unset object; unset label` first, so panels do not inherit each other's). */
+static int write_faults(const char *dir, const plotdata *p)
 {
     char in[1200], out[1200];
     snprintf(in, sizeof in, "%s/faults.csv", dir);
-    snprintf(out, sizeof out, "%s/plots/faults.gp", dir);
-    FILE *o = fopen(out, "w");
-    if (!o)
-        return -1;
-    hk_csvr r;
-    hk_err e;
-    char **f;
-    int nf, n = 0;
-    if (hk_csvr_open(&r, in, &e) == 0) {
-        int rc = hk_csvr_next(&r, &f, &nf, &e);
-        while (rc == 1 && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1 && nf >= 4 && ++n)
-            fprintf(o, "set object %d rect from %s, graph 0 to %s, graph 1 behind "
-                    "fc rgb '#d62728' fs transparent solid 0.12 noborder\n"
-                    "set label %d '%s %s' at %s, graph 0.97 left front font ',9' tc rgb "
-                    "'#d62728'\n", n, f[0], f[1], n, f[2], f[3], f[0]);
-        hk_csvr_close(&r);
+    for (int l = 0; l < (p->nlines > 0 ? p->nlines : 1); l++) {
+        snprintf(out, sizeof out, "%s/plots/faults_%d.gp", dir, l);
+        FILE *o = fopen(out, "w");
+        if (!o)
+            return -1;
+        fputs("unset object\nunset label\n", o);
+        hk_csvr r;
+        hk_err e;
+        char **f;
+        int nf, n = 0;
+        if (hk_csvr_open(&r, in, &e) == 0) {
+            int rc = hk_csvr_next(&r, &f, &nf, &e);
+            while (rc == 1 && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1 && nf >= 4) {
+                if (!in_panel(p, l, f[2]))
+                    continue;
+                n++;
+                fprintf(o, "set object %d rect from %s, graph 0 to %s, graph 1 behind "
+                        "fc rgb '#d62728' fs transparent solid 0.12 noborder\n"
+                        "set label %d '%s %s' at %s, graph 0.97 left front font ',9' tc rgb "
+                        "'#d62728'\n", n, f[0], f[1], n, f[2], f[3], f[0]);
+            }
+            hk_csvr_close(&r);
+        }
+        if (fclose(o) != 0)
+            return -1;
     }
-    return fclose(o);
+    return 0;
 }
 
 static int gnuplot(const char *script, const char *vars, char *msg, int n)
@@ -355,8 +373,8 @@ static int plot_all(const char *dir, int multi, plotdata *p, char *msg, int n)
     if (exists(dir, "periods.csv")) {
         if (load_periods(dir, p, msg, n) < 0 || data_files(dir, p) < 0)
             return p->ns ? fail(msg, n, "cannot write data files in %s", pd) : -1;
-        if (write_faults(dir) != 0)
-            return fail(msg, n, "cannot write %s/faults.gp", pd);
+        if (write_faults(dir, p) != 0)
+            return fail(msg, n, "cannot write the fault windows in %s", pd);
         int cnt[MAXLINES] = {0};
         for (int i = 0; i < p->ns; i++)
             cnt[p->s[i].line]++;

@@ -8,8 +8,7 @@ set yrange [0:1.05]
 set multiplot layout nlines,1 title sprintf('Selection probability per mirror%s', \
     lines_total > nlines ? sprintf(' (first %d of %d agent lines)', nlines, lines_total) : '') noenhanced
 do for [l=0:nlines-1] {
-    if (l > 0) { unset object; unset label }
-    load dir.'/plots/faults.gp'
+    load sprintf('%s/plots/faults_%d.gp', dir, l)
     set title value(sprintf('t%d', l)) noenhanced
     f = sprintf('%s/plots/convergence_%d.dat', dir, l)
     plot for [i=0:value(sprintf('n%d', l))-1] f index i using 1:2 with steps lw 2 title columnheader(1)

@@ -6,7 +6,7 @@ set xlabel 'time (s)'
 set ylabel 'latency (ms)'
 set logscale y
 set multiplot layout 2,1 title 'Latency per karma period' noenhanced
-load dir.'/plots/faults.gp'
+load dir.'/plots/faults_0.gp'
 set title 'per mirror: '.t0.' (mean solid, p99 dashed)' noenhanced
 fm = dir.'/plots/latency_mean_0.dat'
 fp = dir.'/plots/latency_p99_0.dat'
