@@ -7,6 +7,60 @@
 #include <unistd.h>
 #include "hk_report.h"
 
+void rl_common_init(rl_common *c, int variant, long long seed)
+{
+    memset(c, 0, sizeof *c);
+    c->format = HK_TRACE_AUTO;
+    c->variant = variant;
+    c->strategy = -1;
+    c->seed = seed;
+}
+
+static int opt_err(const char *who, const char *msg)
+{
+    fprintf(stderr, "%s: %s\n", who, msg);
+    return -1;
+}
+
+int rl_common_opt(rl_common *c, const char *who, const char *a, const char *v)
+{
+    if (!strcmp(a, "--force") || !strcmp(a, "--plot")) {
+        *(a[2] == 'f' ? &c->force : &c->plot) = 1;
+        return 1;
+    }
+    static const char *valued[] = {"--trace", "--out", "--format", "--seed", "--variant",
+                                   "--strategy"};
+    int k = 0;
+    while (k < 6 && strcmp(a, valued[k]))
+        k++;
+    if (k == 6)
+        return 0;
+    if (!v)
+        return opt_err(who, "option needs a value");
+    char *e;
+    switch (k) {
+    case 0: c->trace = v; break;
+    case 1: c->out = v; break;
+    case 2:
+        if ((c->format = hk_trace_fmt_parse(v)) < -1)
+            return opt_err(who, "--format: expected csv, sphinxql or plain");
+        break;
+    case 3:
+        c->seed = strtoll(v, &e, 10);
+        if (*e || c->seed < 0)
+            return opt_err(who, "--seed: expected a non-negative integer");
+        break;
+    case 4:
+        if ((c->variant = hk_variant_find(v)) < 0)
+            return opt_err(who, "--variant: unknown variant");
+        break;
+    default:
+        if ((c->strategy = hk_strat_find(v)) < 0)
+            return opt_err(who, "--strategy: expected random, roundrobin, nodeads or noerrors");
+    }
+    return 2;
+}
+
 void rl_print_err(const char *who, const hk_err *e)
 {
     char m[1100];

@@ -10,6 +10,18 @@
 
 enum { RL_EXIT_RUN = 1, RL_EXIT_USAGE = 2, RL_EXIT_INPUT = 3 };
 
+/* The options hareal replay and hareal live share. */
+typedef struct rl_common {
+    const char *trace, *out;
+    int format, force, plot, variant, strategy;
+    long long seed;
+} rl_common;
+
+void rl_common_init(rl_common *c, int variant, long long seed);
+/* a = argv[i], v = argv[i + 1] or NULL. Returns how many arguments it took (1 or 2), 0 if a is
+ * not a shared option, -1 after printing what is wrong. */
+int rl_common_opt(rl_common *c, const char *who, const char *a, const char *v);
+
 int rl_cmd_mirror(int argc, char **argv);
 int rl_cmd_replay(int argc, char **argv);
 int rl_cmd_live(int argc, char **argv, const char *self);

@@ -51,11 +51,11 @@ typedef struct live {
 } live;
 
 typedef struct lopts {
-    const char *scenario, *trace, *out;
+    rl_common c;
+    const char *scenario;
     char outbuf[1024];
-    int compare, force, plot, variant, strategy, format;
+    int compare;
     int64_t duration_us;
-    long long seed;
 } lopts;
 
 static int bad(const char *m)
@@ -67,50 +67,39 @@ static int bad(const char *m)
 static int parse(int argc, char **argv, lopts *o)
 {
     memset(o, 0, sizeof *o);
-    o->variant = o->strategy = -1;
-    o->seed = -1;
-    o->format = HK_TRACE_AUTO;
+    rl_common_init(&o->c, -1, -1);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--compare-sim")) { o->compare = 1; continue; }
-        if (!strcmp(a, "--force")) { o->force = 1; continue; }
-        if (!strcmp(a, "--plot")) { o->plot = 1; continue; }
-        if (a[0] != '-') {
+        int took = rl_common_opt(&o->c, "hareal live", a, v);
+        if (took < 0)
+            return RL_EXIT_USAGE;
+        if (took > 0) {
+            i += took - 1;
+            continue;
+        }
+        if (!strcmp(a, "--compare-sim")) {
+            o->compare = 1;
+        } else if (a[0] != '-') {
             if (o->scenario)
                 return bad("one scenario at a time");
             o->scenario = a;
-            continue;
-        }
-        if (!v)
-            return bad("option needs a value (or unknown option)");
-        i++;
-        if (!strcmp(a, "--trace")) o->trace = v;
-        else if (!strcmp(a, "--out")) o->out = v;
-        else if (!strcmp(a, "--format")) {
-            if ((o->format = hk_trace_fmt_parse(v)) < -1)
-                return bad("--format: expected csv, sphinxql or plain");
-        } else if (!strcmp(a, "--seed")) o->seed = strtoll(v, NULL, 10);
-        else if (!strcmp(a, "--variant")) {
-            if ((o->variant = hk_variant_find(v)) < 0)
-                return bad("--variant: unknown variant");
-        } else if (!strcmp(a, "--strategy")) {
-            if ((o->strategy = hk_strat_find(v)) < 0)
-                return bad("--strategy: expected random, roundrobin, nodeads or noerrors");
-        } else if (!strcmp(a, "--duration")) {
+        } else if (!strcmp(a, "--duration") && v) {
             int b;
             const char *w;
             if (hk_time_parse(v, HK_SEC, &o->duration_us, &b, &w) < 0 || o->duration_us <= 0)
                 return bad("--duration: expected a positive time such as 30s");
-        } else
-            return bad("unknown option");
+            i++;
+        } else {
+            return bad("unknown option (or missing value)");
+        }
     }
     if (!o->scenario)
         return bad("expected a scenario file");
-    if (!o->out) {
+    if (!o->c.out) {
         const char *b = strrchr(o->scenario, '/');
         b = b ? b + 1 : o->scenario;
         snprintf(o->outbuf, sizeof o->outbuf, "out/live-%.*s", (int)strcspn(b, "."), b);
-        o->out = o->outbuf;
+        o->c.out = o->outbuf;
     }
     return 0;
 }
@@ -367,23 +356,23 @@ int rl_cmd_live(int argc, char **argv, const char *self)
         return RL_EXIT_INPUT;
     }
     const hk_scn *s = lv.L.scn;
-    uint64_t seed = o.seed >= 0 ? (uint64_t)o.seed : s->seed;
+    uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
     snprintf(lv.seed_s, sizeof lv.seed_s, "%llu", (unsigned long long)seed);
-    int variant = o.variant >= 0 ? o.variant : s->variant;
+    int variant = o.c.variant >= 0 ? o.c.variant : s->variant;
     int64_t dur = o.duration_us > 0 ? o.duration_us : s->wl.duration_us;
     hk_trace tr;
     int have_trace = 0;
     struct sockaddr_in *addr = calloc((size_t)s->cl->nhosts + 1, sizeof *addr);
     rc = RL_EXIT_RUN;
-    if (o.trace) {
-        if (hk_trace_open(&tr, o.trace, (hk_trace_fmt)o.format, &e) < 0) {
+    if (o.c.trace) {
+        if (hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, &e) < 0) {
             rl_print_err("hareal live", &e);
             rc = RL_EXIT_INPUT;
             goto out;
         }
         have_trace = 1;
     }
-    if (rl_outdir(o.out, o.force, &e) < 0) {
+    if (rl_outdir(o.c.out, o.c.force, &e) < 0) {
         rl_print_err("hareal live", &e);
         rc = RL_EXIT_USAGE;
         goto out;
@@ -395,7 +384,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     }
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, (unsigned long)seed);
-    rl_master_cfg mc = {s->cl, variant, o.strategy >= 0 ? o.strategy : s->strategy, addr, seed,
+    rl_master_cfg mc = {s->cl, variant, o.c.strategy >= 0 ? o.c.strategy : s->strategy, addr, seed,
                         NULL, NULL, NULL, NULL};
     rl_drive d = {0};
     d.cl = s->cl;
@@ -409,23 +398,23 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     d.user = &lv;
     hk_out po, qo;
     rl_master *m = NULL;
-    rc = rl_replay_run(&d, &m, &mc, o.out, &po, &qo);
+    rc = rl_replay_run(&d, &m, &mc, o.c.out, &po, &qo);
     gsl_rng_free(rng);
     if (rc == 0) {
         rl_report(stdout, m, &d, "hareal live");
         hk_out ro;
-        if (hk_out_open(&ro, o.out, "report.txt", &e) == 0) {
+        if (hk_out_open(&ro, o.c.out, "report.txt", &e) == 0) {
             rl_report(ro.f, m, &d, "hareal live");
             hk_out_commit(&ro, &e);
         }
-        hk_out_write_all(o.out, "scenario.txt", lv.L.text, strlen(lv.L.text), &e);
-        hk_rep_faults(s, dur, o.out, &e);
-        if (o.compare && rl_compare_sim(lv.self, lv.scn, o.out, &o, dur, seed, variant) < 0)
+        hk_out_write_all(o.c.out, "scenario.txt", lv.L.text, strlen(lv.L.text), &e);
+        hk_rep_faults(s, dur, o.c.out, &e);
+        if (o.compare && rl_compare_sim(lv.self, lv.scn, o.c.out, &o, dur, seed, variant) < 0)
             rc = RL_EXIT_RUN;
         char msg[512];
-        if (o.plot && hk_plot_run(o.out, 0, msg, sizeof msg) < 0)
+        if (o.c.plot && hk_plot_run(o.c.out, 0, msg, sizeof msg) < 0)
             fprintf(stderr, "hareal live: %s\n", msg);
-        printf("files: %s/\n", o.out);
+        printf("files: %s/\n", o.c.out);
     }
     rl_master_free(m);
 out:
@@ -482,9 +471,9 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, cons
     char *args[] = {hasim, (char *)scenario, "--out", simdir, "--duration", dur, "--seed",
                     seed_s, "--variant", (char *)hk_variant_get((hk_variant_id)variant)->name,
                     "--quiet", NULL, NULL, NULL};
-    if (o->strategy >= 0) {
+    if (o->c.strategy >= 0) {
         args[11] = "--strategy";
-        args[12] = (char *)hk_strat_get(o->strategy)->name;
+        args[12] = (char *)hk_strat_get(o->c.strategy)->name;
     }
     pid_t pid = fork();
     if (pid == 0) {

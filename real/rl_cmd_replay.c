@@ -12,11 +12,11 @@
 #define MAXMAPS 256
 
 typedef struct ropts {
-    const char *config, *trace, *out;
+    rl_common c;
+    const char *config;
     char outbuf[1024];
-    int format, concurrency, force, plot, variant, strategy;
+    int concurrency;
     double speed;
-    long long seed;
     const char *maps[MAXMAPS];
     int nmaps;
 } ropts;
@@ -30,35 +30,25 @@ static int bad(const char *m)
 static int parse(int argc, char **argv, ropts *o)
 {
     memset(o, 0, sizeof *o);
-    o->format = HK_TRACE_AUTO;
+    rl_common_init(&o->c, HK_VAR_MANTICORE, 1);
     o->speed = 1;
-    o->variant = HK_VAR_MANTICORE;
-    o->strategy = -1;
-    o->seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--force")) { o->force = 1; continue; }
-        if (!strcmp(a, "--plot")) { o->plot = 1; continue; }
+        int took = rl_common_opt(&o->c, "hareal replay", a, v);
+        if (took < 0)
+            return RL_EXIT_USAGE;
+        if (took > 0) {
+            i += took - 1;
+            continue;
+        }
         if (!v)
             return bad("option needs a value (or unknown option)");
         i++;
         char *e = NULL;
         if (!strcmp(a, "--config")) o->config = v;
-        else if (!strcmp(a, "--trace")) o->trace = v;
-        else if (!strcmp(a, "--out")) o->out = v;
-        else if (!strcmp(a, "--format")) {
-            if ((o->format = hk_trace_fmt_parse(v)) < -1)
-                return bad("--format: expected csv, sphinxql or plain");
-        } else if (!strcmp(a, "--speed")) o->speed = strtod(v, &e);
+        else if (!strcmp(a, "--speed")) o->speed = strtod(v, &e);
         else if (!strcmp(a, "--concurrency")) o->concurrency = (int)strtol(v, &e, 10);
-        else if (!strcmp(a, "--seed")) o->seed = strtoll(v, &e, 10);
-        else if (!strcmp(a, "--variant")) {
-            if ((o->variant = hk_variant_find(v)) < 0)
-                return bad("--variant: unknown variant");
-        } else if (!strcmp(a, "--strategy")) {
-            if ((o->strategy = hk_strat_find(v)) < 0)
-                return bad("--strategy: expected random, roundrobin, nodeads or noerrors");
-        } else if (!strcmp(a, "--map")) {
+        else if (!strcmp(a, "--map")) {
             if (o->nmaps == MAXMAPS || !strchr(v, '='))
                 return bad("--map: expected HOST:PORT=IP:PORT");
             o->maps[o->nmaps++] = v;
@@ -67,15 +57,15 @@ static int parse(int argc, char **argv, ropts *o)
         if (e && *e)
             return bad("expected a number");
     }
-    if (!o->config || !o->trace)
+    if (!o->config || !o->c.trace)
         return bad("expected --config FILE and --trace FILE");
     if (!(o->speed > 0) || o->concurrency < 0)
         return bad("--speed must be > 0 and --concurrency >= 0");
-    if (!o->out) {
-        const char *b = strrchr(o->trace, '/');
-        b = b ? b + 1 : o->trace;
+    if (!o->c.out) {
+        const char *b = strrchr(o->c.trace, '/');
+        b = b ? b + 1 : o->c.trace;
         snprintf(o->outbuf, sizeof o->outbuf, "out/replay-%.*s", (int)strcspn(b, "."), b);
-        o->out = o->outbuf;
+        o->c.out = o->outbuf;
     }
     return 0;
 }
@@ -139,7 +129,7 @@ int rl_cmd_replay(int argc, char **argv)
     char msg[600];
     rc = RL_EXIT_INPUT;
     if (load_cluster(o.config, &c, &tables, &cl, &text, &e, &w) < 0 ||
-        hk_trace_open(&tr, o.trace, (hk_trace_fmt)o.format, &e) < 0) {
+        hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, &e) < 0) {
         rl_print_err("hareal replay", &e);
         goto done;
     }
@@ -153,12 +143,12 @@ int rl_cmd_replay(int argc, char **argv)
         goto closetr;
     }
     rc = RL_EXIT_RUN;
-    if (rl_outdir(o.out, o.force, &e) < 0) {
+    if (rl_outdir(o.c.out, o.c.force, &e) < 0) {
         rl_print_err("hareal replay", &e);
         rc = RL_EXIT_USAGE;
         goto closetr;
     }
-    rl_master_cfg mc = {cl, o.variant, o.strategy, addr, (uint64_t)o.seed, NULL, NULL, NULL, NULL};
+    rl_master_cfg mc = {cl, o.c.variant, o.c.strategy, addr, (uint64_t)o.c.seed, NULL, NULL, NULL, NULL};
     rl_drive d = {0};
     d.cl = cl;
     d.trace = &tr;
@@ -166,18 +156,18 @@ int rl_cmd_replay(int argc, char **argv)
     d.concurrency = o.concurrency;
     hk_out po, qo;
     rl_master *m = NULL;
-    rc = rl_replay_run(&d, &m, &mc, o.out, &po, &qo);
+    rc = rl_replay_run(&d, &m, &mc, o.c.out, &po, &qo);
     if (rc == 0) {
-        rl_report(stdout, m, &d, o.trace);
+        rl_report(stdout, m, &d, o.c.trace);
         hk_out ro;
-        if (hk_out_open(&ro, o.out, "report.txt", &e) == 0) {
-            rl_report(ro.f, m, &d, o.trace);
+        if (hk_out_open(&ro, o.c.out, "report.txt", &e) == 0) {
+            rl_report(ro.f, m, &d, o.c.trace);
             hk_out_commit(&ro, &e);
         }
-        hk_out_write_all(o.out, "scenario.txt", text, strlen(text), &e);
-        if (o.plot && hk_plot_run(o.out, 0, msg, sizeof msg) < 0)
+        hk_out_write_all(o.c.out, "scenario.txt", text, strlen(text), &e);
+        if (o.c.plot && hk_plot_run(o.c.out, 0, msg, sizeof msg) < 0)
             fprintf(stderr, "hareal replay: %s\n", msg);
-        printf("files: %s/\n", o.out);
+        printf("files: %s/\n", o.c.out);
     }
     rl_master_free(m);
 closetr:
