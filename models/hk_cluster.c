@@ -57,9 +57,8 @@ static int get_int(const hk_conf *c, const hk_section *s, const char *key, int *
     return 0;
 }
 
-static int read_searchd(const hk_conf *c, hk_settings *set, hk_err *err)
+int hk_settings_apply(const hk_conf *c, hk_settings *set, hk_err *err)
 {
-    hk_settings_default(set);
     const hk_section *s = hk_conf_find(c, "searchd", NULL);
     if (!s)
         return 0;
@@ -196,7 +195,8 @@ int hk_cluster_from_conf(const hk_conf *c, hk_cluster **out, hk_err *err, hk_war
     hk_cluster *cl = calloc(1, sizeof *cl);
     if (!cl)
         return hk_err_set(err, c->file, 0, 0, "out of memory");
-    if (read_searchd(c, &cl->set, err) < 0)
+    hk_settings_default(&cl->set);
+    if (hk_settings_apply(c, &cl->set, err) < 0)
         goto fail;
     for (int i = 0; i < c->n; i++) {
         const hk_section *s = &c->s[i];

@@ -52,6 +52,8 @@ typedef struct hk_cluster {
 } hk_cluster;
 
 void hk_settings_default(hk_settings *s);
+/* Apply the searchd {} keys present in c over *s (keys absent leave *s as it is). */
+int hk_settings_apply(const hk_conf *c, hk_settings *s, hk_err *err);
 /* Build from conf. Tables that are not `type = distributed` are ignored. */
 int hk_cluster_from_conf(const hk_conf *c, hk_cluster **out, hk_err *err, hk_warns *warns);
 void hk_cluster_free(hk_cluster *c);

@@ -285,26 +285,6 @@ static int count_sections(const hk_conf *c, const char *type)
     return n;
 }
 
-static int apply_searchd_override(ctx *x, const hk_conf *tables)
-{
-    if (tables == x->c || !hk_conf_find(x->c, "searchd", NULL))
-        return 0;
-    hk_cluster *tmp = NULL;
-    hk_conf only = *x->c; /* parse the scenario's searchd keys alone */
-    if (hk_cluster_from_conf(&only, &tmp, x->err, NULL) < 0)
-        return -1;
-    const hk_section *sd = hk_conf_find(x->c, "searchd", NULL);
-    hk_settings *dst = &x->s->cl->set, *src = &tmp->set;
-    if (hk_sec_last(sd, "ha_period_karma")) dst->karma_s = src->karma_s;
-    if (hk_sec_last(sd, "ha_ping_interval")) dst->ping_us = src->ping_us;
-    if (hk_sec_last(sd, "agent_connect_timeout")) dst->connect_timeout_us = src->connect_timeout_us;
-    if (hk_sec_last(sd, "agent_query_timeout")) dst->query_timeout_us = src->query_timeout_us;
-    if (hk_sec_last(sd, "agent_retry_count")) dst->retry_count = src->retry_count;
-    if (hk_sec_last(sd, "agent_retry_delay")) dst->retry_delay_us = src->retry_delay_us;
-    hk_cluster_free(tmp);
-    return 0;
-}
-
 int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_scn **out, hk_err *err,
                  hk_warns *warns)
 {
@@ -324,7 +304,9 @@ int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_scn **out, hk_err
     }
     for (int h = 0; h < s->cl->nhosts; h++)
         s->host_behave[h] = -1;
-    if (apply_searchd_override(&x, tables ? tables : scn) < 0 || read_sim(&x) < 0 ||
+    /* the scenario's own searchd {} keys override those of a named config */
+    if ((tables && tables != scn && hk_settings_apply(scn, &s->cl->set, err) < 0) ||
+        read_sim(&x) < 0 ||
         read_workload(&x) < 0 || read_mirrors(&x) < 0 || read_faults(&x) < 0)
         goto fail;
     *out = s;

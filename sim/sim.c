@@ -532,7 +532,7 @@ static void close_period(sim_world *w, int64_t now)
                 ms->prob[w->period] = ms->pn ? ms->psum / ms->pn : 0;
                 ms->share[w->period] = total ? (double)ms->q / (double)total : NAN;
                 if (w->o.periods)
-                    sim_out_period(w, mi, li, j, now);
+                    sim_out_period(w, mi, li, j);
                 ms->q = ms->err = 0;
                 ms->psum = 0;
                 ms->pn = 0;

@@ -23,13 +23,12 @@ void sim_out_headers(const sim_opts *o)
         fputs("id,t_arrival_s,table,agent,mirror,attempts,status,latency_ms\n", o->queries);
 }
 
-void sim_out_period(sim_world *w, int master, const sim_linst *li, int j, int64_t now)
+void sim_out_period(sim_world *w, int master, const sim_linst *li, int j)
 {
     const hk_table *t = &w->s->cl->tables[li->table];
     const hk_line_conf *lc = &t->lines[li->line];
     const sim_mstat *ms = &li->ms[j];
     int64_t k = sim_karma_us(w);
-    (void)now;
     hk_rep_period_row(w->o.periods, w->period, (double)((int64_t)w->period * k) / 1e6, master,
                       t->name, li->line + 1, w->s->cl->hosts[lc->host[j]].name,
                       ms->prob[w->period], li->l->w[j] * w->var->display_scale, ms->q, ms->err,

@@ -7,7 +7,7 @@
 #include "sim.h"
 
 void sim_out_headers(const sim_opts *o);
-void sim_out_period(sim_world *w, int master, const sim_linst *li, int mirror, int64_t now);
+void sim_out_period(sim_world *w, int master, const sim_linst *li, int mirror);
 void sim_out_latency(sim_world *w);
 void sim_out_query(sim_world *w, const sim_query *q, const sim_lstate *ls);
 const char *sim_ev_name(int ev);
