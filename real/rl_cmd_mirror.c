@@ -124,41 +124,43 @@ int rl_cmd_mirror(int argc, char **argv)
         }
         c.service = svc;
     }
-    FILE *log = o.log ? fopen(o.log, "w") : NULL;
-    if (o.log && !log) {
-        fprintf(stderr, "hareal mirror: cannot write %s\n", o.log);
-        return RL_EXIT_RUN;
-    }
-    c.log = log;
+    rl_fault f = RL_F_NONE;
+    double x = 0;
+    FILE *log = NULL;
     uv_loop_t *loop = uv_default_loop();
     rl_mirror m;
     char msg[256];
-    rl_fault f = RL_F_NONE;
-    double x = 0;
-    if (o.fault && rl_fault_parse(o.fault, &f, &x) < 0)
-        return bad("--fault: expected none, down, hang, slow(F), errors(P), partition, close, "
-                   "reset, garbage, badversion, retry, warning, drip(MS) or acceptclose");
-    if (rl_mirror_start(&m, loop, &c, msg, sizeof msg) < 0) {
+    memset(&m, 0, sizeof m);
+    rc = 0;
+    if (o.fault && rl_fault_parse(o.fault, &f, &x) < 0) {
+        rc = bad("--fault: expected none, down, hang, slow(F), errors(P), partition, close, "
+                 "reset, garbage, badversion, retry, warning, drip(MS) or acceptclose");
+    } else if (o.log && !(log = fopen(o.log, "w"))) {
+        fprintf(stderr, "hareal mirror: cannot write %s\n", o.log);
+        rc = RL_EXIT_RUN;
+    } else if ((c.log = log), rl_mirror_start(&m, loop, &c, msg, sizeof msg) < 0) {
         fprintf(stderr, "hareal mirror: %s\n", msg);
-        return RL_EXIT_RUN;
+        rc = RL_EXIT_RUN;
+    } else {
+        rl_mirror_set_fault(&m, f, x);
+        if (o.control)
+            rl_mirror_control_stdin(&m);
+        sigs g = {.m = &m};
+        uv_signal_init(loop, &g.i);
+        uv_signal_init(loop, &g.t);
+        g.i.data = g.t.data = &g;
+        uv_signal_start(&g.i, on_signal, SIGINT);
+        uv_signal_start(&g.t, on_signal, SIGTERM);
+        if (!o.quiet)
+            fprintf(stderr, "hareal mirror: listening on %s:%d\n", c.host, c.port);
+        uv_run(loop, UV_RUN_DEFAULT);
     }
-    rl_mirror_set_fault(&m, f, x);
-    if (o.control)
-        rl_mirror_control_stdin(&m);
-    sigs g = {.m = &m};
-    uv_signal_init(loop, &g.i);
-    uv_signal_init(loop, &g.t);
-    g.i.data = g.t.data = &g;
-    uv_signal_start(&g.i, on_signal, SIGINT);
-    uv_signal_start(&g.t, on_signal, SIGTERM);
-    if (!o.quiet)
-        fprintf(stderr, "hareal mirror: listening on %s:%d\n", c.host, c.port);
-    uv_run(loop, UV_RUN_DEFAULT);
+    uv_run(loop, UV_RUN_DEFAULT); /* finish closing whatever a failed start left */
     rl_mirror_free(&m);
     uv_loop_close(loop);
     if (log)
         fclose(log);
     hk_dist_free(svc);
     hk_loaded_free(&L);
-    return 0;
+    return rc;
 }

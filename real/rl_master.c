@@ -260,7 +260,6 @@ static int reply_outcome(rl_att *a, const hk_hdr *h, const uint8_t *body)
 
 static void consume(rl_att *a)
 {
-    rl_master *m = a->m;
     if (a->phase == PH_HELLO && a->len >= 4) {
         uint32_t v = (uint32_t)a->buf[0] << 24 | (uint32_t)a->buf[1] << 16 |
                      (uint32_t)a->buf[2] << 8 | a->buf[3];
@@ -285,7 +284,6 @@ static void consume(rl_att *a)
     }
     if (a->len >= 8 + (size_t)h.len)
         att_finish(a, reply_outcome(a, &h, a->buf + 8));
-    (void)m;
 }
 
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)

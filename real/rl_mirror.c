@@ -16,6 +16,7 @@ typedef struct rl_conn {
     size_t len, cap;
     int got_hello, persistent, busy, closing, handles;
     struct rl_conn *next, **pprev;   /* the mirror's list of connections */
+    struct rl_drip *drip;            /* a reply being dripped, owned */
     hk_search_req q;
     double delay_ms;
     char peer[64];
@@ -79,11 +80,18 @@ static void on_handle_closed(uv_handle_t *h)
     }
 }
 
+static void drip_closed(uv_handle_t *h);
+
 static void conn_close(rl_conn *c, int reset)
 {
     if (c->closing)
         return;
     c->closing = 1;
+    if (c->drip) { /* the drip's timer must not outlive the connection */
+        c->drip->c = NULL;
+        uv_close((uv_handle_t *)&c->drip->t, drip_closed);
+        c->drip = NULL;
+    }
     uv_timer_stop(&c->timer);
     uv_close((uv_handle_t *)&c->timer, on_handle_closed);
     uv_close((uv_handle_t *)&c->idle, on_handle_closed);
@@ -163,10 +171,8 @@ static void drip_tick(uv_timer_t *t)
 {
     rl_drip *d = t->data;
     rl_conn *c = d->c;
-    if (c->closing || d->off >= d->b.len) {
-        uv_close((uv_handle_t *)&d->t, drip_closed);
-        if (!c->closing)
-            conn_close(c, 0);
+    if (d->off >= d->b.len) { /* all sent: closing the connection closes the drip */
+        conn_close(c, 0);
         return;
     }
     hk_bytes one;
@@ -185,6 +191,7 @@ static void start_drip(rl_conn *c, hk_bytes *b)
     }
     d->c = c;
     d->b = *b;
+    c->drip = d;
     uv_timer_init(c->m->loop, &d->t);
     d->t.data = d;
     uint64_t every = c->m->fault_x > 0 ? (uint64_t)c->m->fault_x : 100;
