@@ -1,45 +1,41 @@
-/* hk_csv: libcsv-based streaming reader and field writer. */
+/* hk_csv: libcsv-based streaming reader (one row per line) and field writer. */
 #include "hk_csv.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_file.h"
 
-static void free_row(struct row *w)
+static void free_row(hk_csvr *r)
 {
-    for (int i = 0; i < w->n; i++)
-        free(w->f[i]);
-    w->n = 0;
-    w->too_many = 0;
+    for (int i = 0; i < r->n; i++)
+        free(r->fld[i]);
+    r->n = 0;
+    r->too_many = 0;
+    r->oom = 0;
 }
 
 static void on_field(void *s, size_t len, void *data)
 {
     hk_csvr *r = data;
-    if (r->cur.n == HK_CSV_MAXF) {
-        r->cur.too_many = 1;
+    if (r->n == HK_CSV_MAXF) {
+        r->too_many = 1;
         return;
     }
     char *v = malloc(len + 1);
-    if (v) {
-        memcpy(v, s ? s : "", len);
-        v[len] = '\0';
+    if (!v) {
+        r->oom = 1;
+        return;
     }
-    r->cur.f[r->cur.n++] = v;
+    memcpy(v, s ? s : "", len);
+    v[len] = '\0';
+    r->fld[r->n++] = v;
 }
 
 static void on_row(int c, void *data)
 {
     (void)c;
-    hk_csvr *r = data;
-    r->cur.line = r->lineno;
-    if (r->nrows < 8)
-        r->rows[(r->head + r->nrows++) % 8] = r->cur;
-    else {
-        free_row(&r->cur);
-        r->overflow = 1;
-    }
-    memset(&r->cur, 0, sizeof r->cur);
+    (void)data;
 }
 
 int hk_csvr_open(hk_csvr *r, const char *path, hk_err *err)
@@ -49,62 +45,58 @@ int hk_csvr_open(hk_csvr *r, const char *path, hk_err *err)
     r->f = fopen(path, "rb");
     if (!r->f)
         return hk_err_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
-    csv_init(&r->p, CSV_APPEND_NULL);
+    csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
     return 0;
 }
 
-static int feed(hk_csvr *r, hk_err *err)
+/* Parse one line as one row. */
+static int parse_line(hk_csvr *r, size_t n, hk_err *err)
 {
-    ssize_t n = getline(&r->line, &r->linecap, r->f);
-    if (n < 0) {
-        if (ferror(r->f))
-            return hk_err_set(err, r->path, (int)r->lineno + 1, 1, "read error");
-        r->eof = 1;
+    while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
+        n--;
+    if (csv_parse(&r->p, r->line, n, on_field, on_row, r) != n) {
+        int code = csv_error(&r->p);
         csv_fini(&r->p, on_field, on_row, r);
-        return 0;
+        return hk_err_set(err, r->path, (int)r->lineno, 1, "CSV: %s: expected "
+                          "quotes only around whole fields, doubled inside them",
+                          csv_strerror(code));
     }
-    r->lineno++;
-    if (csv_parse(&r->p, r->line, (size_t)n, on_field, on_row, r) != (size_t)n)
-        return hk_err_set(err, r->path, (int)r->lineno, 1, "CSV: %s",
-                          csv_strerror(csv_error(&r->p)));
+    if (csv_fini(&r->p, on_field, on_row, r) != 0)
+        return hk_err_set(err, r->path, (int)r->lineno, 1, "CSV: a quote is left open at the "
+                          "end of the line: expected its closing quote on the same line");
+    if (r->oom)
+        return hk_err_set(err, r->path, (int)r->lineno, 1, "out of memory");
+    if (r->too_many)
+        return hk_err_set(err, r->path, (int)r->lineno, 1, "expected at most %d columns",
+                          HK_CSV_MAXF);
     return 0;
 }
 
 int hk_csvr_next(hk_csvr *r, char ***f, int *n, hk_err *err)
 {
-    free_row(&r->out);
-    while (r->nrows == 0) {
-        if (r->eof)
+    free_row(r);
+    for (;;) {
+        ssize_t len = hk_read_line(r->f, &r->line, &r->linecap, HK_LINE_MAX);
+        if (len == 0)
             return 0;
-        if (feed(r, err) < 0)
+        r->lineno++;
+        if (len < 0)
+            return hk_line_err(err, r->path, r->lineno, len);
+        if (parse_line(r, (size_t)len, err) < 0) {
+            free_row(r);
             return -1;
+        }
+        if (r->n > 0)
+            break;
     }
-    r->out = r->rows[r->head];
-    r->head = (r->head + 1) % 8;
-    r->nrows--;
-    if (r->overflow)
-        return hk_err_set(err, r->path, (int)r->lineno, 1, "expected one CSV row per line");
-    if (r->out.too_many)
-        return hk_err_set(err, r->path, (int)r->out.line, 1, "expected at most %d columns",
-                          HK_CSV_MAXF);
-    for (int i = 0; i < r->out.n; i++)
-        if (!r->out.f[i])
-            return hk_err_set(err, r->path, (int)r->out.line, 1, "out of memory");
-    r->lineno = r->out.line;
-    *f = r->out.f;
-    *n = r->out.n;
+    *f = r->fld;
+    *n = r->n;
     return 1;
 }
 
 void hk_csvr_close(hk_csvr *r)
 {
-    free_row(&r->out);
-    free_row(&r->cur);
-    while (r->nrows) {
-        free_row(&r->rows[r->head]);
-        r->head = (r->head + 1) % 8;
-        r->nrows--;
-    }
+    free_row(r);
     csv_free(&r->p);
     free(r->line);
     r->line = NULL;

@@ -1,5 +1,8 @@
-/* hk_csv: CSV reading (streamed, one row at a time, with line numbers) and
- * writing, both through libcsv. Memory is bounded by the longest row. */
+/* hk_csv: CSV reading (streamed, one row per line, with line numbers) and
+ * writing, both through libcsv. A row may not span lines: a quote left open
+ * at the end of its line is an error there, never a row that swallows the
+ * next ones. Lines are at most HK_LINE_MAX bytes and hold no NUL byte, so
+ * memory is bounded by that limit, never by the file. */
 #ifndef HK_CSV_H
 #define HK_CSV_H
 
@@ -16,17 +19,13 @@ typedef struct hk_csvr {
     char *line;
     size_t linecap;
     long lineno;                 /* line of the row last returned */
-    /* rows completed by libcsv, waiting to be handed out */
-    int nrows, head;
-    struct row { int n; char *f[HK_CSV_MAXF]; long line; int too_many; } rows[8];
-    struct row cur;              /* row being assembled */
-    struct row out;              /* row last returned (owned until the next call) */
-    int eof;
-    int overflow;
+    int n, too_many, oom;        /* the row being assembled / last returned */
+    char *fld[HK_CSV_MAXF];
 } hk_csvr;
 
 int hk_csvr_open(hk_csvr *r, const char *path, hk_err *err);
-/* 1 = a row in *f (n fields), 0 = end, -1 = error. Strings stay valid until the next call. */
+/* 1 = a row in *f (n fields), 0 = end, -1 = error. Strings stay valid until the next call.
+ * Blank lines are skipped. */
 int hk_csvr_next(hk_csvr *r, char ***f, int *n, hk_err *err);
 void hk_csvr_close(hk_csvr *r);
 /* Column index of name in a header row (or a 1-based number); -1 if absent. */

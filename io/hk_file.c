@@ -16,6 +16,12 @@ int hk_file_read(const char *path, char **buf, size_t *len, hk_err *err)
     char *b = malloc(cap);
     for (size_t got; b && (got = fread(b + n, 1, cap - n - 1, f)) > 0;) {
         n += got;
+        if (n > HK_FILE_MAX) {
+            fclose(f);
+            free(b);
+            return hk_err_set(err, path, 0, 0, "expected a file of at most %u MiB",
+                              HK_FILE_MAX >> 20);
+        }
         if (n + 1 == cap) {
             char *nb = realloc(b, cap * 2);
             if (!nb) {
@@ -37,6 +43,47 @@ int hk_file_read(const char *path, char **buf, size_t *len, hk_err *err)
     *buf = b;
     *len = n;
     return 0;
+}
+
+ssize_t hk_read_line(FILE *f, char **buf, size_t *cap, size_t max)
+{
+    size_t n = 0;
+    int c, nul = 0;
+    while ((c = getc_unlocked(f)) != EOF) {
+        if (n < max) {
+            if (n + 2 > *cap) {
+                size_t nc = *cap ? *cap * 2 : 256;
+                if (nc > max + 2)
+                    nc = max + 2;
+                char *p = realloc(*buf, nc);
+                if (!p)
+                    return HK_LINE_EIO;
+                *buf = p;
+                *cap = nc;
+            }
+            (*buf)[n] = (char)c;
+        }
+        if (++n > max)
+            return HK_LINE_ELONG; /* fatal to the caller: read no further */
+        nul |= c == 0;
+        if (c == '\n')
+            break;
+    }
+    if (ferror(f))
+        return HK_LINE_EIO;
+    if (n)
+        (*buf)[n] = '\0';
+    return nul ? HK_LINE_ENUL : (ssize_t)n;
+}
+
+int hk_line_err(hk_err *err, const char *path, long line, ssize_t code)
+{
+    if (code == HK_LINE_ELONG)
+        return hk_err_set(err, path, (int)line, 1, "expected a line of at most %u MiB",
+                          HK_LINE_MAX >> 20);
+    if (code == HK_LINE_ENUL)
+        return hk_err_set(err, path, (int)line, 1, "NUL byte: expected a text line");
+    return hk_err_set(err, path, (int)line, 1, "read error or out of memory");
 }
 
 void hk_path_rel(const char *base, const char *rel, char *out, size_t n)

@@ -8,8 +8,21 @@
 #include <stdio.h>
 #include "hk_err.h"
 
-/* Read path into a NUL-terminated malloc'd buffer. */
+#include <sys/types.h>
+
+#define HK_FILE_MAX (16u << 20)  /* largest config or scenario read */
+#define HK_LINE_MAX (1u << 20)   /* longest line of a trace, log or CSV file */
+
+/* Read path into a NUL-terminated malloc'd buffer; a file over HK_FILE_MAX bytes (or
+ * /dev/zero) is an error, read no further than the limit. */
 int hk_file_read(const char *path, char **buf, size_t *len, hk_err *err);
+/* Read one line (its '\n' kept) into *buf, grown as needed up to max + 1 bytes. Returns its
+ * length, 0 at the end, HK_LINE_EIO on a read error, HK_LINE_ELONG as soon as it is longer
+ * than max (nothing more is read), HK_LINE_ENUL when it holds a NUL byte. */
+enum { HK_LINE_EIO = -1, HK_LINE_ELONG = -2, HK_LINE_ENUL = -3 };
+ssize_t hk_read_line(FILE *f, char **buf, size_t *cap, size_t max);
+/* The error of a negative hk_read_line result at path:line; returns -1. */
+int hk_line_err(hk_err *err, const char *path, long line, ssize_t code);
 /* rel resolved against the directory of base (rel unchanged if absolute). */
 void hk_path_rel(const char *base, const char *rel, char *out, size_t n);
 /* mkdir -p. */

@@ -2,6 +2,7 @@
 #include "hk_report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hk_csv.h"
 #include "hk_file.h"
@@ -84,34 +85,51 @@ void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n)
     }
 }
 
-static void table_status(hk_buf *b, const hk_cluster *cl, const hk_table *tb, hk_line *const *lines,
-                         const hk_variant *var)
+/* SHOW AGENT <table> STATUS of one table; -1 when out of memory. */
+static int table_status(hk_buf *b, const hk_cluster *cl, const hk_table *tb, hk_line *const *lines,
+                        const hk_variant *var)
 {
-    hk_status_line sl[tb->nlines > 0 ? tb->nlines : 1];
     int nm = 0;
     for (int k = 0; k < tb->nlines; k++)
         nm += tb->lines[k].a.n;
-    hk_status_mirror sm[nm > 0 ? nm : 1];
-    char ids[nm > 0 ? nm : 1][HK_HOST_MAX + HK_INDEXES_MAX + 16];
-    for (int k = 0, o = 0; k < tb->nlines; k++) {
+    hk_status_line *sl = calloc((size_t)tb->nlines + 1, sizeof *sl);
+    hk_status_mirror *sm = calloc((size_t)nm + 1, sizeof *sm);
+    char **ids = calloc((size_t)nm + 1, sizeof *ids);
+    int rc = sl && sm && ids ? 0 : -1;
+    for (int k = 0, o = 0; rc == 0 && k < tb->nlines; k++) {
         const hk_line_conf *lc = &tb->lines[k];
         sl[k].n = lc->a.n;
         sl[k].m = &sm[o];
-        for (int j = 0; j < lc->a.n; j++, o++) {
-            snprintf(ids[o], sizeof ids[o], "%s:%s", cl->hosts[lc->host[j]].name,
-                     lc->a.m[j].indexes);
+        for (int j = 0; rc == 0 && j < lc->a.n; j++, o++) {
+            size_t len = strlen(cl->hosts[lc->host[j]].name) + strlen(lc->a.m[j].indexes) + 2;
+            if (!(ids[o] = malloc(len))) {
+                rc = -1;
+                break;
+            }
+            snprintf(ids[o], len, "%s:%s", cl->hosts[lc->host[j]].name, lc->a.m[j].indexes);
             sm[o] = (hk_status_mirror){ids[o], lines[k]->w[j] * var->display_scale,
                                        lc->a.blackhole, lc->a.persistent};
         }
     }
-    hk_buf_printf(b, "\n-- SHOW AGENT %s STATUS\n", tb->name);
-    hk_status_table(b, var->layout, (const char *const *)tb->local, tb->nlocal, sl, tb->nlines);
+    if (rc == 0) {
+        hk_buf_printf(b, "\n-- SHOW AGENT %s STATUS\n", tb->name);
+        hk_status_table(b, var->layout, (const char *const *)tb->local, tb->nlocal, sl,
+                        tb->nlines);
+    }
+    for (int i = 0; ids && i < nm; i++)
+        free(ids[i]);
+    free(ids);
+    free(sm);
+    free(sl);
+    return rc;
 }
 
-void hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
-                   const hk_variant *var, int64_t now_us, const char *title)
+int hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
+                  const hk_variant *var, int64_t now_us, const char *title)
 {
-    hk_status_host hosts[cl->nhosts > 0 ? cl->nhosts : 1];
+    hk_status_host *hosts = calloc((size_t)cl->nhosts + 1, sizeof *hosts);
+    if (!hosts)
+        return -1;
     for (int h = 0; h < cl->nhosts; h++) {
         int pinged = var->layout == HK_LAYOUT_SPHINX2 ? cl->hosts[h].in_ha : cl->hosts[h].in_ha_nonbh;
         hosts[h] = (hk_status_host){cl->hosts[h].name, cl->hosts[h].refs,
@@ -120,10 +138,13 @@ void hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line
     hk_buf_printf(b, "-- SHOW AGENT STATUS (%s; %s layout)\n", title,
                   var->layout == HK_LAYOUT_SPHINX2 ? "Sphinx 2.2.11" : "Manticore");
     hk_status_global(b, var->layout, cl->set.karma_s, hosts, cl->nhosts, now_us);
-    for (int t = 0, base = 0; t < cl->ntables; t++) {
-        table_status(b, cl, &cl->tables[t], lines + base, var);
+    free(hosts);
+    int rc = 0;
+    for (int t = 0, base = 0; rc == 0 && t < cl->ntables; t++) {
+        rc = table_status(b, cl, &cl->tables[t], lines + base, var);
         base += cl->tables[t].nlines;
     }
+    return rc < 0 || b->oom ? -1 : 0;
 }
 
 int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *e)

@@ -33,8 +33,9 @@ void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n);
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n);
 /* faults.csv (start_s,end_s,mirror,kind) in dir; a fault without end lasts to end_us. */
 int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *err);
-/* dash: per host; lines: every agent line of every table, in config order. */
-void hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
+/* dash: per host; lines: every agent line of every table, in config order. -1 when out of
+ * memory. */
+int hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
                    const hk_variant *var, int64_t now_us, const char *title);
 
 #endif

@@ -1,6 +1,8 @@
 /* hk_trace: streaming trace readers. */
 #include "hk_trace.h"
 
+#include "hk_file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -70,6 +72,32 @@ int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, hk_err *err)
     return 0;
 }
 
+static int reserve(hk_trace *t, size_t n)
+{
+    if (n <= t->qcap)
+        return 0;
+    char *p = realloc(t->qbuf, n);
+    if (!p)
+        return -1;
+    t->qbuf = p;
+    t->qcap = n;
+    return 0;
+}
+
+/* Every timestamp within the span limit of the first one. */
+static int check_span(hk_trace *t, const hk_qrec *q, int line, int col, hk_err *err)
+{
+    if (!t->have_first) {
+        t->first_us = q->t_us;
+        t->have_first = 1;
+    }
+    int64_t d = q->t_us - t->first_us;
+    if (d > HK_TRACE_SPAN_MAX_US || d < -HK_TRACE_SPAN_MAX_US)
+        return hk_err_set(err, t->path, line, col, "expected a timestamp within 366 days of the "
+                          "trace's first one (%.0f s away)", (double)d / 1e6);
+    return 0;
+}
+
 static int next_csv(hk_trace *t, hk_qrec *q, hk_err *err)
 {
     char **f;
@@ -86,16 +114,22 @@ static int next_csv(hk_trace *t, hk_qrec *q, hk_err *err)
         return hk_err_set(err, t->path, line, 1, "expected %d columns, got %d", need + 1, n);
     char *e;
     double ts = strtod(f[t->c_t], &e);
-    if (e == f[t->c_t] || *e || !isfinite(ts) || ts < 0)
-        return hk_err_set(err, t->path, line, t->c_t + 1, "t_s: expected seconds >= 0, got '%s'",
-                          f[t->c_t]);
-    if (!f[t->c_table][0])
-        return hk_err_set(err, t->path, line, t->c_table + 1, "table: expected a table name");
-    memset(q, 0, sizeof *q);
+    if (e == f[t->c_t] || *e || !(ts >= 0 && ts <= HK_TRACE_TS_MAX_S))
+        return hk_err_set(err, t->path, line, t->c_t + 1, "t_s: expected seconds from 0 to "
+                          "10000000000, got '%.40s'", f[t->c_t]);
+    size_t tl = strlen(f[t->c_table]), ql = strlen(f[t->c_query]);
+    if (!tl || tl >= sizeof q->table)
+        return hk_err_set(err, t->path, line, t->c_table + 1, "table: expected a table name of "
+                          "1 to %zu characters", sizeof q->table - 1);
+    if (reserve(t, ql + 1) < 0)
+        return hk_err_set(err, t->path, line, 1, "out of memory");
     q->t_us = (int64_t)llround(ts * 1e6);
-    snprintf(q->table, sizeof q->table, "%s", f[t->c_table]);
-    snprintf(q->query, sizeof q->query, "%s", f[t->c_query]);
-    return 1;
+    q->real_s = 0;
+    memcpy(q->table, f[t->c_table], tl + 1);
+    memcpy(t->qbuf, f[t->c_query], ql + 1);
+    q->query = t->qbuf;
+    q->qcap = t->qcap;
+    return check_span(t, q, line, t->c_t + 1, err) < 0 ? -1 : 1;
 }
 
 int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
@@ -103,10 +137,16 @@ int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
     if (t->fmt == HK_TRACE_CSV)
         return next_csv(t, q, err);
     for (;;) {
-        ssize_t n = getline(&t->line, &t->cap, t->f);
-        if (n < 0)
-            return ferror(t->f) ? hk_err_set(err, t->path, (int)t->lineno + 1, 1, "read error") : 0;
+        ssize_t n = hk_read_line(t->f, &t->line, &t->cap, HK_LINE_MAX);
+        if (n == 0)
+            return 0;
         t->lineno++;
+        if (n < 0)
+            return hk_line_err(err, t->path, t->lineno, n);
+        if (reserve(t, (size_t)n + 1) < 0)
+            return hk_err_set(err, t->path, (int)t->lineno, 1, "out of memory");
+        q->query = t->qbuf;
+        q->qcap = t->qcap;
         int col = 1;
         const char *what = "";
         int rc = t->fmt == HK_TRACE_SPHINXQL ? hk_qlog_sphinxql(t->line, q, &col, &what)
@@ -114,7 +154,7 @@ int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
         if (rc < 0)
             return hk_err_set(err, t->path, (int)t->lineno, col, "expected %s", what);
         if (rc == 1)
-            return 1;
+            return check_span(t, q, (int)t->lineno, 2, err) < 0 ? -1 : 1;
         t->skipped++;
     }
 }
@@ -126,6 +166,9 @@ void hk_trace_close(hk_trace *t)
     if (t->f)
         fclose(t->f);
     free(t->line);
+    free(t->qbuf);
     t->f = NULL;
     t->line = NULL;
+    t->qbuf = NULL;
+    t->qcap = 0;
 }

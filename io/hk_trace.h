@@ -1,12 +1,18 @@
 /* hk_trace: a query trace read one query at a time (memory does not grow
  * with its length): CSV with at least t_s,table,query (libcsv), or a searchd
- * query log in the sphinxql or plain format (hk_qlog). */
+ * query log in the sphinxql or plain format (hk_qlog). Limits: lines of at
+ * most HK_LINE_MAX bytes, no NUL bytes, t_s from 0 to 10^10 s, and every
+ * timestamp within HK_TRACE_SPAN_MAX of the first (a replay never sleeps for
+ * years on a bad row). */
 #ifndef HK_TRACE_H
 #define HK_TRACE_H
 
 #include <stdio.h>
 #include "hk_csv.h"
 #include "hk_qlog.h"
+
+#define HK_TRACE_SPAN_MAX_US (366LL * 86400 * 1000000)
+#define HK_TRACE_TS_MAX_S 1e10
 
 typedef enum hk_trace_fmt { HK_TRACE_AUTO = -1, HK_TRACE_CSV, HK_TRACE_SPHINXQL, HK_TRACE_PLAIN }
     hk_trace_fmt;
@@ -21,12 +27,17 @@ typedef struct hk_trace {
     hk_csvr csv;
     int c_t, c_table, c_query;
     long skipped;                /* log lines that were not searches */
+    char *qbuf;                  /* the last query's text (q->query points here) */
+    size_t qcap;
+    int64_t first_us;            /* the first timestamp (for the span limit) */
+    int have_first;
 } hk_trace;
 
 int hk_trace_fmt_parse(const char *s);   /* -2 if unknown */
 const char *hk_trace_fmt_name(hk_trace_fmt f);
 int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, hk_err *err);
-/* 1 = a query in *q, 0 = end, -1 = error (file:line:col in err). */
+/* 1 = a query in *q (q->query valid until the next call), 0 = end, -1 = error
+ * (file:line:col in err). */
 int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err);
 void hk_trace_close(hk_trace *t);
 /* What a trace of this format cannot tell (one line, for the user). */

@@ -18,12 +18,12 @@ static int err(int *bad, int at, char *what, int n, const char *msg)
     return -1;
 }
 
-/* "200/s" -> per microsecond */
+/* "200/s" -> per microsecond, within [HK_ARR_RATE_MIN, HK_ARR_RATE_MAX] per second */
 static int rate(const char *t, double *out)
 {
     char *end;
     double v = strtod(t, &end);
-    if (end == t || v <= 0)
+    if (end == t || !isfinite(v) || v <= 0 || !isdigit((unsigned char)t[0]))
         return -1;
     while (*end == ' ')
         end++;
@@ -34,7 +34,8 @@ static int rate(const char *t, double *out)
     for (size_t k = 0; k < 4; k++)
         if (!strcmp(end, units[k].u)) {
             *out = v / units[k].us;
-            return 0;
+            double per_s = *out * 1e6;
+            return per_s >= HK_ARR_RATE_MIN && per_s <= HK_ARR_RATE_MAX ? 0 : -1;
         }
     return -1;
 }
@@ -103,8 +104,9 @@ static int need_time(const kv *a, int64_t *out, int *bad, char *what, int nw)
 {
     int b;
     const char *w;
-    if (hk_time_parse(a->v, HK_SEC, out, &b, &w) < 0 || *out <= 0)
-        return err(bad, a->at, what, nw, "a positive time (bare numbers are seconds)");
+    if (hk_time_parse(a->v, HK_SEC, out, &b, &w) < 0 || *out <= 0 || *out > HK_ARR_SPAN_MAX_US)
+        return err(bad, a->at, what, nw, "a positive time up to 10 years (bare numbers are "
+                   "seconds)");
     return 0;
 }
 
@@ -136,7 +138,7 @@ int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int n
     r = arg(args, n, k == HK_ARR_DIURNAL ? "mean" : "rate", 0);
     if (!r || rate(r->v, &a->rate) < 0)
         return err(bad, r ? r->at : (int)strlen(name) + 1, what, nw,
-                   "a rate such as 200/s (also /ms, /m, /h)");
+                   "a rate such as 200/s (also /ms, /m, /h), from 0.000001/s to 1000000/s");
     if (a->kind == HK_ARR_ONOFF) {
         const kv *on = arg(args, n, "on", 1), *off = arg(args, n, "off", 2);
         if (!on || !off)
@@ -147,9 +149,10 @@ int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int n
     }
     if (a->kind == HK_ARR_DIURNAL) {
         const kv *am = arg(args, n, "amplitude", 1), *pe = arg(args, n, "period", 2);
-        char *end = NULL;
-        a->amplitude = am ? strtod(am->v, &end) : 0.5;
-        if (am && (*end || a->amplitude < 0 || a->amplitude > 1))
+        int b;
+        const char *w;
+        a->amplitude = 0.5;
+        if (am && hk_real_parse(am->v, 0, 1, &a->amplitude, &b, &w) < 0)
             return err(bad, am->at, what, nw, "an amplitude between 0 and 1");
         a->period_us = 86400LL * 1000000;
         if (pe && need_time(pe, &a->period_us, bad, what, nw) < 0)
@@ -158,8 +161,11 @@ int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int n
     return 0;
 }
 
+/* now + gap (at least 1 µs), saturating far beyond any run's end instead of overflowing. */
 static int64_t after(int64_t now, double gap)
 {
+    if (!(gap < (double)HK_TIME_MAX_US))
+        return now + HK_TIME_MAX_US;
     int64_t g = (int64_t)ceil(gap);
     return now + (g < 1 ? 1 : g);
 }

@@ -2,13 +2,19 @@
  *   poisson(200/s)  constant(200/s)  onoff(rate=500/s, on=10s, off=20s)
  *   diurnal(mean=200/s, amplitude=0.5, period=24h)   (sinusoidal, thinned Poisson)
  *   trace(FILE.csv [, COLUMN])   timestamps in seconds, streamed by the caller
- * Rates are N/s, N/m, N/h or N/ms. Generates one arrival at a time, so memory
- * does not grow with the number of queries. */
+ * Rates are N/s, N/m, N/h or N/ms, from HK_ARR_RATE_MIN to HK_ARR_RATE_MAX per
+ * second (one query per simulated microsecond at most); on/off/period at most
+ * 10 years. Generates one arrival at a time, so memory does not grow with the
+ * number of queries. */
 #ifndef HK_ARRIVALS_H
 #define HK_ARRIVALS_H
 
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
+
+#define HK_ARR_RATE_MIN 1e-6
+#define HK_ARR_RATE_MAX 1e6
+#define HK_ARR_SPAN_MAX_US (3650LL * 86400 * 1000000)
 
 typedef enum hk_arr_kind {
     HK_ARR_POISSON, HK_ARR_CONSTANT, HK_ARR_ONOFF, HK_ARR_DIURNAL, HK_ARR_TRACE

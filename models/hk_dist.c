@@ -83,10 +83,10 @@ static int number(pz *z, const char *tok, int at, int is_time, double *v)
         *v = (double)us;
         return 0;
     }
-    char *end;
-    *v = strtod(tok, &end);
-    if (end == tok || *end)
-        return err(z, at + (int)(end - tok), "a plain number");
+    int bad;
+    const char *what;
+    if (hk_real_parse(tok, -HK_DIST_MAX_PARAM, HK_DIST_MAX_PARAM, v, &bad, &what) < 0)
+        return err(z, at + bad, what);
     return 0;
 }
 
@@ -125,9 +125,13 @@ static int params(pz *z, const spec *sp_, hk_dist *d)
                 val++;
             for (k = 0; k < sp_->nparams && strcmp(tok, sp_->pn[k]); k++)
                 ;
-            if (k == sp_->nparams)
-                return err(z, at, sp_->nparams == 2 ? "a parameter name of this distribution"
-                                                    : "the distribution's one parameter");
+            if (k == sp_->nparams) {
+                char w[128];
+                snprintf(w, sizeof w, "a parameter of %s: %s=%s%s%s", sp_->name, sp_->pn[0],
+                         sp_->nparams == 2 ? " or " : "", sp_->nparams == 2 ? sp_->pn[1] : "",
+                         sp_->nparams == 2 ? "=" : "");
+                return err(z, at, w);
+            }
         }
         if (k >= sp_->nparams || got[k])
             return err(z, at, "no more parameters");
@@ -140,8 +144,12 @@ static int params(pz *z, const spec *sp_, hk_dist *d)
         z->i++;
     }
     for (int k = 0; k < sp_->nparams; k++)
-        if (!got[k])
-            return err(z, z->i, sp_->pn[k]);
+        if (!got[k]) {
+            char w[96];
+            snprintf(w, sizeof w, "%s= (%s takes %s%s%s)", sp_->pn[k], sp_->name, sp_->pn[0],
+                     sp_->nparams == 2 ? " and " : "", sp_->nparams == 2 ? sp_->pn[1] : "");
+            return err(z, z->i, w);
+        }
     return check(z, d, at0);
 }
 
@@ -165,7 +173,7 @@ static int mix(pz *z, hk_dist *d)
         sp(z);
         char *end;
         double w = strtod(z->s + z->i, &end);
-        if (end == z->s + z->i || w <= 0)
+        if (end == z->s + z->i || !(w > 0 && w <= HK_DIST_MAX_PARAM))
             return err(z, z->i, "a positive weight before each part of mix()");
         z->i = (int)(end - z->s);
         hk_dist **parts = realloc(d->parts, (size_t)(d->nparts + 1) * sizeof *parts);
@@ -191,10 +199,30 @@ static int mix(pz *z, hk_dist *d)
     return 0;
 }
 
+/* A bare time ("5ms", "2.5" = ms) is constant(time). */
+static int bare_time(pz *z, hk_dist **out)
+{
+    int at = z->i, k = 0;
+    char tok[64];
+    while (z->s[z->i] && z->s[z->i] != ',' && z->s[z->i] != ')' && k < 63)
+        tok[k++] = z->s[z->i++];
+    while (k > 0 && isspace((unsigned char)tok[k - 1]))
+        k--;
+    tok[k] = '\0';
+    hk_dist *d = calloc(1, sizeof *d);
+    if (!d)
+        return err(z, at, "less memory use");
+    *out = d;
+    d->kind = HK_DIST_CONSTANT;
+    return number(z, tok, at, 1, &d->p[0]);
+}
+
 static int dist(pz *z, hk_dist **out)
 {
     sp(z);
     int at = z->i;
+    if (isdigit((unsigned char)z->s[z->i]) || z->s[z->i] == '.')
+        return bare_time(z, out);
     char name[32];
     int k = 0;
     while (isalpha((unsigned char)z->s[z->i]) && k < 31)
@@ -203,8 +231,8 @@ static int dist(pz *z, hk_dist **out)
     sp(z);
     if (!k || z->s[z->i] != '(')
         return err(z, k ? z->i : at, k ? "'(' after the distribution name"
-                   : "a distribution: constant, uniform, normal, lognormal, exponential, gamma, "
-                     "weibull, pareto, empirical or mix");
+                   : "a time such as 5ms or a distribution: constant, uniform, normal, "
+                     "lognormal, exponential, gamma, weibull, pareto, empirical or mix");
     z->i++;
     hk_dist *d = calloc(1, sizeof *d);
     if (!d)
@@ -264,7 +292,15 @@ void hk_dist_free(hk_dist *d)
     free(d);
 }
 
+static double draw(const hk_dist *d, gsl_rng *r);
+
 double hk_dist_sample(const hk_dist *d, gsl_rng *r)
+{
+    double x = draw(d, r);
+    return x >= 0 ? (x <= HK_DIST_MAX_US ? x : HK_DIST_MAX_US) : 0.0; /* NaN too */
+}
+
+static double draw(const hk_dist *d, gsl_rng *r)
 {
     switch (d->kind) {
     case HK_DIST_CONSTANT: return d->p[0];
@@ -288,7 +324,7 @@ double hk_dist_sample(const hk_dist *d, gsl_rng *r)
         int k = 0;
         while (k < d->nparts - 1 && u >= d->cum[k])
             k++;
-        return hk_dist_sample(d->parts[k], r);
+        return draw(d->parts[k], r);
     }
     }
     return 0.0;

@@ -6,11 +6,17 @@
  *   weibull(shape=, scale=)  pareto(shape=, scale=)
  *   empirical(FILE.csv, COLUMN)  (samples in ms, supplied by the caller)
  *   mix(0.99 A, 0.01 B)
- * Parameters may be given by name or by position in the order above. */
+ * A bare time (5ms, 2.5 = ms) means constant(time).
+ * Parameters may be given by name or by position in the order above; they are
+ * finite and at most HK_DIST_MAX_PARAM in size. A sample is clamped to
+ * [0, HK_DIST_MAX_US] (a heavy tail never overflows the simulated clock). */
 #ifndef HK_DIST_H
 #define HK_DIST_H
 
 #include <gsl/gsl_rng.h>
+
+#define HK_DIST_MAX_PARAM 1e12
+#define HK_DIST_MAX_US 1e12      /* about 11.6 days */
 
 typedef enum hk_dist_kind {
     HK_DIST_CONSTANT, HK_DIST_UNIFORM, HK_DIST_NORMAL, HK_DIST_LOGNORMAL, HK_DIST_EXPONENTIAL,

@@ -36,7 +36,8 @@ int64_t hk_qlog_time(const char *s, int *len)
     int m = 0;
     while (m < 12 && strcmp(mo, mon[m]))
         m++;
-    if (m == 12 || d < 1 || d > 31 || hh > 23 || mm > 59 || ss > 60)
+    if (m == 12 || d < 1 || d > 31 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 ||
+        ss > 60 || ms < 0 || y < HK_QLOG_YEAR_MIN || y > HK_QLOG_YEAR_MAX)
         return -1;
     *len = n;
     int64_t days = days_from_civil(y, m + 1, d);
@@ -71,31 +72,45 @@ static void match_text(const char *sql, char *out, size_t n)
     out[k] = '\0';
 }
 
-static void table_of(const char *sql, char *out, size_t n)
+/* The table after FROM into out; -1 if it does not fit. */
+static int table_of(const char *sql, char *out, size_t n)
 {
     out[0] = '\0';
     const char *f = ci_find(sql, "FROM");
     if (!f)
-        return;
+        return 0;
     f += 4;
     while (*f == ' ')
         f++;
     size_t k = 0;
-    while ((isalnum((unsigned char)*f) || *f == '_' || *f == '-') && k + 1 < n)
+    while (isalnum((unsigned char)*f) || *f == '_' || *f == '-') {
+        if (k + 1 >= n)
+            return -1;
         out[k++] = *f++;
+    }
     out[k] = '\0';
+    return 0;
+}
+
+static void clear(hk_qrec *q)
+{
+    q->t_us = 0;
+    q->real_s = 0;
+    q->table[0] = '\0';
+    if (q->qcap)
+        q->query[0] = '\0';
 }
 
 int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
 {
-    memset(q, 0, sizeof *q);
+    clear(q);
     if (strncmp(line, "/* ", 3))
         return 0;
     int n;
     int64_t t = hk_qlog_time(line + 3, &n);
     if (t < 0) {
         *col = 4;
-        *what = "a timestamp like 'Sun Apr 28 12:38:02.808 2024'";
+        *what = "a timestamp like 'Sun Apr 28 12:38:02.808 2024' (years 1970 to 2200)";
         return -1;
     }
     const char *r = strstr(line, " real ");
@@ -107,9 +122,9 @@ int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
     }
     char *e;
     q->real_s = strtod(r + 6, &e);
-    if (e == r + 6 || q->real_s < 0) {
+    if (e == r + 6 || !(q->real_s >= 0 && q->real_s <= HK_QLOG_REAL_MAX)) {
         *col = (int)(r - line) + 7;
-        *what = "the query time in seconds after 'real'";
+        *what = "the query time in seconds (0 to 1000000) after 'real'";
         return -1;
     }
     const char *sql = end + 2;
@@ -117,33 +132,33 @@ int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
         sql++;
     if (strncasecmp(sql, "SELECT", 6))
         return 0;   /* SHOW, SET, CALL ...: not a search */
-    table_of(sql, q->table, sizeof q->table);
-    if (!q->table[0]) {
+    if (table_of(sql, q->table, sizeof q->table) < 0 || !q->table[0]) {
         *col = (int)(sql - line) + 1;
-        *what = "SELECT ... FROM TABLE";
+        *what = q->table[0] ? "a table name of at most 127 characters" : "SELECT ... FROM TABLE";
         return -1;
     }
-    match_text(sql, q->query, sizeof q->query);
+    if (q->qcap)
+        match_text(sql, q->query, q->qcap);
     q->t_us = t - (int64_t)(q->real_s * 1e6);
     return 1;
 }
 
 int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what)
 {
-    memset(q, 0, sizeof *q);
+    clear(q);
     if (line[0] != '[')
         return 0;
     int n;
     int64_t t = hk_qlog_time(line + 1, &n);
     if (t < 0 || line[1 + n] != ']') {
         *col = 2;
-        *what = "a timestamp like '[Sun Apr 28 15:09:38.712 2024]'";
+        *what = "a timestamp like '[Sun Apr 28 15:09:38.712 2024]' (years 1970 to 2200)";
         return -1;
     }
     const char *p = line + 2 + n;
     char *e;
     q->real_s = strtod(p, &e);
-    if (e == p || strncmp(e, " sec", 4)) {
+    if (e == p || strncmp(e, " sec", 4) || !(q->real_s >= 0 && q->real_s <= HK_QLOG_REAL_MAX)) {
         *col = (int)(p - line) + 1;
         *what = "'SECONDS sec' after the timestamp";
         return -1;
@@ -165,18 +180,24 @@ int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what)
         *what = "'[INDEX]' before the query text";
         return -1;
     }
-    size_t k = (size_t)(close - p - 1) < sizeof q->table - 1 ? (size_t)(close - p - 1)
-                                                              : sizeof q->table - 1;
+    size_t k = (size_t)(close - p - 1);
+    if (k >= sizeof q->table) {
+        *col = (int)(p - line) + 2;
+        *what = "a table name of at most 127 characters";
+        return -1;
+    }
     memcpy(q->table, p + 1, k);
     q->table[k] = '\0';
     const char *txt = close + 1;
     while (*txt == ' ')
         txt++;
     size_t m = strcspn(txt, "\r\n");
-    if (m >= sizeof q->query)
-        m = sizeof q->query - 1;
-    memcpy(q->query, txt, m);
-    q->query[m] = '\0';
+    if (q->qcap) {
+        if (m >= q->qcap)
+            m = q->qcap - 1;
+        memcpy(q->query, txt, m);
+        q->query[m] = '\0';
+    }
     q->t_us = t - (int64_t)(q->real_s * 1e6);
     return 1;
 }

@@ -4,20 +4,28 @@
  *   plain:    [Sun Apr 28 15:09:38.712 2024] 0.000 sec 0.000 sec [ext2/0/ext 0 (0,20)] [t] text
  * Timestamps are written when the query ends, in the server's local time; the
  * arrival is taken as timestamp - real. Times are read as if UTC (a DST jump
- * inside a log shifts the replay by an hour there). */
+ * inside a log shifts the replay by an hour there). Years 1970..2200 and query
+ * times up to 10^6 s are accepted; anything else is a malformed line. */
 #ifndef HK_QLOG_H
 #define HK_QLOG_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#define HK_QLOG_YEAR_MIN 1970
+#define HK_QLOG_YEAR_MAX 2200
+#define HK_QLOG_REAL_MAX 1e6     /* seconds a logged query may have taken */
 
 typedef struct hk_qrec {
     int64_t t_us;                /* arrival, µs since the epoch */
     double real_s;               /* query time the log recorded */
     char table[128];
-    char query[1024];            /* full-text part (what MATCH() held) */
+    char *query;                 /* full-text part (what MATCH() held): the caller's buffer */
+    size_t qcap;                 /* its size; strlen(line) + 1 is always enough */
 } hk_qrec;
 
-/* 1 = a query, 0 = not a query line (skip), -1 = malformed (*col, *what set). */
+/* 1 = a query, 0 = not a query line (skip), -1 = malformed (*col, *what set). A table name
+ * longer than 127 characters is malformed; the query is never truncated when qcap is enough. */
 int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what);
 int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what);
 /* "Sun Apr 28 12:38:02.808 2024" at s: consumes it, returns µs since epoch or -1. */

@@ -40,10 +40,10 @@ static int get_dist(ctx *x, const hk_entry *e, hk_dist **out)
 
 static int get_prob(ctx *x, const hk_entry *e, double *out)
 {
-    char *end;
-    *out = strtod(e->value, &end);
-    if (end == e->value || *end || *out < 0 || *out > 1)
-        return hk_err_set(x->err, x->c->file, e->vline, e->vcol + (int)(end - e->value),
+    int bad;
+    const char *what;
+    if (hk_real_parse(e->value, 0, 1, out, &bad, &what) < 0)
+        return hk_err_set(x->err, x->c->file, e->vline, e->vcol + bad,
                           "%s: expected a probability between 0 and 1, got '%s'", e->key,
                           e->value);
     return 0;
@@ -147,7 +147,6 @@ static int fault_kind(ctx *x, const hk_entry *e, hk_fault *f)
                               kinds[k].arg == 2 ? "PERIOD" : kinds[k].k == HK_FAULT_SLOW
                               ? "FACTOR" : "P");
         memcpy(arg, v + n + 1, (size_t)(close - v - (long)n - 1));
-        char *end;
         if (kinds[k].arg == 2) {
             int bad;
             const char *w;
@@ -156,12 +155,13 @@ static int fault_kind(ctx *x, const hk_entry *e, hk_fault *f)
                                   "flap: expected a positive period, got '%s'", arg);
             return 0;
         }
-        f->x = strtod(arg, &end);
-        int okv = end != arg && !*end &&
-                  (f->kind == HK_FAULT_SLOW ? f->x > 0 : f->x >= 0 && f->x <= 1);
-        return okv ? 0 : hk_err_set(x->err, x->c->file, e->vline, e->vcol + (int)n + 1,
+        int bad;
+        const char *w;
+        int slow = f->kind == HK_FAULT_SLOW;
+        int okv = hk_real_parse(arg, slow ? 1e-6 : 0, slow ? 1e6 : 1, &f->x, &bad, &w) == 0;
+        return okv ? 0 : hk_err_set(x->err, x->c->file, e->vline, e->vcol + (int)n + 1 + bad,
                                     "%s: expected %s, got '%s'", kinds[k].n,
-                                    f->kind == HK_FAULT_SLOW ? "a factor > 0"
+                                    slow ? "a factor from 0.000001 to 1000000"
                                     : "a probability between 0 and 1", arg);
     }
     return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "kind: expected down, hang, "

@@ -2,6 +2,7 @@
 #include "hk_time.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +59,9 @@ int hk_time_parse(const char *s, int64_t unit_us, int64_t *us, int *bad, const c
         return -1;
     }
     double r = v * (double)unit;
-    if (!isfinite(r) || r > 9.0e18) {
+    if (!isfinite(r) || r > (double)HK_TIME_MAX_US) {
         *bad = 0;
-        *what = "a time value below 292 years";
+        *what = "a time value below 317 years";
         return -1;
     }
     *us = (int64_t)llround(r);
@@ -78,26 +79,54 @@ int hk_int_parse(const char *s, long long min, long long max, long long *out, in
         *what = "an integer";
         return -1;
     }
-    long long v = 0;
+    unsigned long long v = 0, lim = neg ? (unsigned long long)LLONG_MAX + 1 : LLONG_MAX;
     for (i = d0; isdigit((unsigned char)s[i]); i++) {
-        if (v > (max + 10LL) / 10) {
-            *bad = d0;
-            *what = "a smaller integer";
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (lim - d) / 10) {
+            *bad = d0 - neg;
+            *what = neg ? "a larger integer" : "a smaller integer";
             return -1;
         }
-        v = v * 10 + (s[i] - '0');
+        v = v * 10 + d;
     }
-    if (neg)
-        v = -v;
     int j = skip_sp(s, i);
     if (s[j] != '\0') {
         *bad = i;
         *what = "end of the integer";
         return -1;
     }
-    if (v < min || v > max) {
+    long long x = neg ? (v == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(long long)v)
+                      : (long long)v;
+    if (x < min || x > max) {
         *bad = d0 - neg;
-        *what = v < min ? "a larger integer" : "a smaller integer";
+        *what = x < min ? "a larger integer" : "a smaller integer";
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int hk_real_parse(const char *s, double min, double max, double *out, int *bad,
+                  const char **what)
+{
+    int i = skip_sp(s, 0);
+    int k = i + (s[i] == '-' || s[i] == '+');
+    if (!isdigit((unsigned char)s[k]) && !(s[k] == '.' && isdigit((unsigned char)s[k + 1]))) {
+        *bad = i;
+        *what = "a number";
+        return -1;
+    }
+    char *end;
+    double v = strtod(s + i, &end);
+    int j = skip_sp(s, (int)(end - s));
+    if (s[j] != '\0') {
+        *bad = (int)(end - s);
+        *what = "end of the number";
+        return -1;
+    }
+    if (!isfinite(v) || v < min || v > max) {
+        *bad = i;
+        *what = !isfinite(v) ? "a finite number" : v < min ? "a larger number" : "a smaller number";
         return -1;
     }
     *out = v;

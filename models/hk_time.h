@@ -1,6 +1,9 @@
-/* hk_time: time values as Manticore writes them in its config: a number with
- * an optional suffix us, ms, s, m, h, d, w; a bare number is in the unit the
- * directive's docs give. All core times are int64 microseconds. */
+/* hk_time: numbers and time values as configs, scenarios and command lines
+ * write them. A time is a number with an optional suffix us, ms, s, m, h, d,
+ * w (Manticore's syntax); a bare number is in the unit the directive's docs
+ * give. All core times are int64 microseconds, at most HK_TIME_MAX_US, so sums
+ * of two never overflow. Every parser rejects NaN, infinities and values out
+ * of its range, and says where and what was expected. */
 #ifndef HK_TIME_H
 #define HK_TIME_H
 
@@ -9,14 +12,18 @@
 #define HK_US 1LL
 #define HK_MS 1000LL
 #define HK_SEC 1000000LL
+#define HK_TIME_MAX_US 10000000000000000LL   /* 10^16 µs, about 317 years */
 
 /* Parse s (leading/trailing spaces allowed) into *us. Fractions are allowed
  * ("0.2ms"). Returns 0, or -1 with *bad set to the byte offset of the first
  * character that does not fit and *what to what was expected there. */
 int hk_time_parse(const char *s, int64_t unit_us, int64_t *us, int *bad, const char **what);
 
-/* Parse a non-negative decimal integer (whole string). Same error contract. */
+/* Parse a decimal integer (whole string) within [min, max]. Same error contract. */
 int hk_int_parse(const char *s, long long min, long long max, long long *out, int *bad,
                  const char **what);
+/* Parse a finite decimal number (whole string) within [min, max]. Same error contract. */
+int hk_real_parse(const char *s, double min, double max, double *out, int *bad,
+                  const char **what);
 
 #endif

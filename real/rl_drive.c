@@ -73,7 +73,9 @@ static int read_next(rl_drive *d)
     d->next.t_us = t;
     int tb = d->arr_table >= 0 ? d->arr_table : (int)(d->ids % (uint64_t)d->cl->ntables);
     snprintf(d->next.table, sizeof d->next.table, "%s", d->cl->tables[tb].name);
-    snprintf(d->next.query, sizeof d->next.query, "hakarma query %" PRIu64, d->ids);
+    snprintf(d->qtext, sizeof d->qtext, "hakarma query %" PRIu64, d->ids);
+    d->next.query = d->qtext;
+    d->next.qcap = sizeof d->qtext;
     return 1;
 }
 

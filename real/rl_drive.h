@@ -32,6 +32,7 @@ typedef struct rl_drive {
     uv_check_t check;
     uv_idle_t idle;              /* spins the loop (I/O included) for the last millisecond */
     hk_qrec next;
+    char qtext[64];              /* generated arrivals' query text */
     int have_next, eof, interrupted, failed, finished;
     int64_t t0_trace, t0_us;
     uint64_t ids, unknown, not_sent;

@@ -19,7 +19,7 @@ typedef struct rl_q {
     uint64_t id;
     int table, pending, failed, holds;
     int64_t t_sched, t_sent;
-    char query[1024];
+    char *query;                 /* owned */
     rl_lst ls[];
 } rl_q;
 
@@ -78,6 +78,7 @@ static void q_release(rl_master *m, rl_q *q)
 {
     if (--q->holds == 0) {
         m->inflight--;
+        free(q->query);
         free(q);
     }
 }
@@ -387,15 +388,16 @@ int rl_master_submit(rl_master *m, uint64_t id, int table, const char *query, in
 {
     const hk_table *t = &m->c.cl->tables[table];
     rl_q *q = calloc(1, sizeof *q + (size_t)t->nlines * sizeof(rl_lst));
-    if (!q)
+    if (!q || !(q->query = strdup(query))) {
+        free(q);
         return -1;
+    }
     q->id = id;
     q->table = table;
     q->t_sched = t_sched;
     q->t_sent = rl_now_us();
     q->pending = t->nlines;
     q->holds = 1;
-    snprintf(q->query, sizeof q->query, "%s", query);
     m->inflight++;
     m->sent++;
     for (int k = 0; k < t->nlines; k++) {
@@ -523,12 +525,15 @@ static int alloc_lines(rl_master *m)
     for (int t = 0; t < cl->ntables; t++)
         for (int k = 0; k < cl->tables[t].nlines; k++) {
             const hk_line_conf *lc = &cl->tables[t].lines[k];
-            hk_dash *d[lc->a.n];
+            hk_dash **d = malloc((size_t)lc->a.n * sizeof *d);
+            if (!d)
+                return -1;
             for (int j = 0; j < lc->a.n; j++)
                 d[j] = &m->dash[lc->host[j]];
             int li = m->li_base[t] + k;
             int strat = m->c.strategy >= 0 ? m->c.strategy : lc->strategy;
             m->lines[li] = hk_line_new(lc->a.n, d, strat, m->var);
+            free(d);
             m->st[li] = calloc((size_t)lc->a.n, sizeof **m->st);
             if (!m->lines[li] || !m->st[li])
                 return -1;
@@ -646,8 +651,9 @@ int rl_master_finish(rl_master *m, const char *dir, hk_err *err)
         return -1;
     hk_buf b;
     hk_buf_init(&b);
-    hk_rep_status(&b, cl, m->dash, m->lines, m->var, now, "hareal master, at the end");
-    int rc = hk_out_write_all(dir, "agent_status.txt", b.s ? b.s : "", b.len, err);
+    int rc = hk_rep_status(&b, cl, m->dash, m->lines, m->var, now, "hareal master, at the end") < 0
+             ? hk_err_set(err, dir, 0, 0, "out of memory")
+             : hk_out_write_all(dir, "agent_status.txt", b.s ? b.s : "", b.len, err);
     hk_buf_free(&b);
     return rc;
 }

@@ -47,12 +47,15 @@ static int init_mirrors(sim_world *w)
 static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li)
 {
     const hk_line_conf *lc = &w->s->cl->tables[t].lines[k];
-    hk_dash *d[lc->a.n];
+    hk_dash **d = malloc((size_t)lc->a.n * sizeof *d);
+    if (!d)
+        return -1;
     for (int i = 0; i < lc->a.n; i++)
         d[i] = &m->dash[lc->host[i]];
     li->table = t;
     li->line = k;
     li->l = hk_line_new(lc->a.n, d, sim_strategy_of(w, t, k), w->var);
+    free(d);
     li->ms = calloc((size_t)lc->a.n, sizeof *li->ms);
     if (!li->l || !li->ms)
         return -1;

@@ -244,15 +244,19 @@ static int write_convergence(const sim_world *w, const char *dir, hk_err *err)
     return hk_out_commit(&o, err);
 }
 
-static void status_text(const sim_world *w, hk_buf *b)
+static int status_text(const sim_world *w, hk_buf *b)
 {
-    hk_line *lines[w->nli > 0 ? w->nli : 1];
+    hk_line **lines = calloc((size_t)w->nli + 1, sizeof *lines);
+    if (!lines)
+        return -1;
     for (int i = 0; i < w->nli; i++)
         lines[i] = w->m[0].li[i].l;
     char title[64];
     int64_t at = w->t_now > w->end_us ? w->t_now : w->end_us; /* after in-flight queries drained */
     snprintf(title, sizeof title, "master 0, at %.3f s", (double)at / 1e6);
-    hk_rep_status(b, w->s->cl, w->m[0].dash, lines, w->var, at, title);
+    int rc = hk_rep_status(b, w->s->cl, w->m[0].dash, lines, w->var, at, title);
+    free(lines);
+    return rc;
 }
 
 int sim_write_cdf(const sim_world *w, const char *dir, hk_err *err)
@@ -271,8 +275,7 @@ int sim_write_files(const sim_world *w, const char *dir, hk_err *err)
 {
     hk_buf b;
     hk_buf_init(&b);
-    status_text(w, &b);
-    int rc = b.oom ? hk_err_set(err, dir, 0, 0, "out of memory") :
+    int rc = status_text(w, &b) < 0 ? hk_err_set(err, dir, 0, 0, "out of memory") :
              hk_out_write_all(dir, "agent_status.txt", b.s, b.len, err);
     hk_buf_free(&b);
     if (rc == 0)

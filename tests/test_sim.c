@@ -227,7 +227,7 @@ static void scenario_errors(void **st)
          "workload { arrivals = poisson(1/s) }\n", 4, 1, "expected a 'service = DIST'"},
         {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 {\n service = "
          "lognormal(median=1ms, sigma=x)\n}\nworkload { arrivals = poisson(1/s) }\n", 5, 40,
-         "plain number"},
+         "expected a number"},
         {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1) }\n"
          "workload { arrivals = poisson(fast) }\n", 5, 31, "a rate such as 200/s"},
         {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1) }\n"
