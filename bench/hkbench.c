@@ -25,7 +25,7 @@ static int bench_scenario(const char *dir, const char *name, int variant, int64_
     snprintf(path, sizeof path, "%s/%s", dir, name);
     hk_loaded L;
     hk_err e;
-    if (hk_scn_load(path, &L, &e) < 0) {
+    if (hk_scn_load(path, 1, &L, &e) < 0) {
         char m[700];
         fprintf(stderr, "hkbench: %s\n", hk_err_str(&e, m, sizeof m));
         return -1;
@@ -35,17 +35,23 @@ static int bench_scenario(const char *dir, const char *name, int variant, int64_
     o.variant = variant;
     o.strategy = -1;
     o.duration_us = dur_us;
-    sim_world *w = sim_new(L.scn, &o);
+    hk_scn *s = hk_loaded_scn(&L, variant, NULL, &e);
+    sim_world *w = s ? sim_new(s, &o) : NULL;
+    if (!w) {
+        hk_loaded_free(&L);
+        return -1;
+    }
     double t0 = now_s();
     sim_run(w);
     double dt = now_s() - t0;
     uint64_t picks = 0;
-    for (int i = 0; i < L.scn->cl->ntables; i++)
-        picks += (uint64_t)L.scn->cl->tables[i].nlines;
+    for (int i = 0; i < s->cl->ntables; i++)
+        picks += (uint64_t)s->cl->tables[i].nlines;
     printf("%-22s %-16s %9.0f s sim %10" PRIu64 " queries %11" PRIu64 " events  %6.2f s  "
            "%8.0f k queries/s  %8.0f k events/s  %6.0f ns/event\n", name,
-           hk_variant_get(variant)->name, (double)w->end_us / 1e6, (uint64_t)w->all.n,
-           w->events, dt, (double)w->all.n / dt / 1e3, (double)w->events / dt / 1e3,
+           hk_variant_get(variant)->name, (double)(w->end_us - w->t0) / 1e6,
+           (uint64_t)(w->n_ok + w->n_partial + w->n_error), w->events, dt,
+           (double)(w->n_ok + w->n_partial + w->n_error) / dt / 1e3, (double)w->events / dt / 1e3,
            dt * 1e9 / (double)w->events);
     (void)picks;
     sim_free(w);

@@ -344,8 +344,9 @@ static int data_files(const char *dir, const plotdata *p)
 
 static int plot_all(const char *dir, int multi, plotdata *p, char *msg, int n);
 
-int hk_plot_run(const char *dir, int multi, char *msg, int n)
+int hk_plot_run(const char *dir, int multi, const hk_plot_sel *sel, char *msg, int n)
 {
+    (void)sel;
     char pd[1200];
     hk_err e;
     snprintf(pd, sizeof pd, "%s/plots", dir);

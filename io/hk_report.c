@@ -30,7 +30,7 @@ void hk_rep_period_row(FILE *f, int period, double t_start_s, int master, const 
 
 void hk_rep_latency_header(FILE *f)
 {
-    fputs("period,t_start_s,queries,ok,partial,errors,latency_mean_ms,latency_p50_ms,"
+    fputs("period,t_start_s,queries,ok,partial,failed,latency_mean_ms,latency_p50_ms,"
           "latency_p99_ms\n", f);
 }
 
@@ -38,8 +38,32 @@ void hk_rep_latency_row(FILE *f, int period, double t_start_s, uint64_t ok, uint
                         uint64_t failed, const hk_hist *h)
 {
     fprintf(f, "%d,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f\n", period,
-            t_start_s, h->n, ok, partial, failed, ms(hk_hist_mean(h)), ms(hk_hist_quantile(h, 0.5)),
-            ms(hk_hist_quantile(h, 0.99)));
+            t_start_s, ok + partial + failed, ok, partial, failed, ms(hk_hist_mean(h)),
+            ms(hk_hist_quantile(h, 0.5)), ms(hk_hist_quantile(h, 0.99)));
+}
+
+void hk_rep_queries_header(FILE *f)
+{
+    fputs("id,t_sched_s,t_sent_s,table,agent,mirror,attempts,status,latency_ms\n", f);
+}
+
+void hk_rep_query_row(FILE *f, uint64_t id, double t_sched_s, double t_sent_s, const char *table,
+                      int agent, const char *mirror, int attempts, const char *status,
+                      double latency_ms)
+{
+    fprintf(f, "%" PRIu64 ",%.6f,%.6f,", id, t_sched_s, t_sent_s);
+    hk_csv_str(f, table, 1);
+    fprintf(f, ",%d,", agent);
+    hk_csv_str(f, mirror, 1);
+    fprintf(f, ",%d,%s,%.3f\n", attempts, status, latency_ms);
+}
+
+const char *hk_rep_outcome_name(int ev)
+{
+    static const char *n[] = {"query_timeout", "connect_timeout", "connect_failure",
+                              "network_error", "wrong_query", "wrong_reply", "unexpected_close",
+                              "warning", "ok", "remote_error"};
+    return ev >= 0 && ev <= HK_EV_REMOTE_ERROR ? n[ev] : "cancelled";
 }
 
 /* Share of each row within its agent line. */
@@ -56,22 +80,25 @@ static double share_of(const hk_rep_row *rows, int n, int i)
     return sum ? (double)rows[i].q / (double)sum : 0.0;
 }
 
-void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n)
+void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max)
 {
     fprintf(f, "%-16s %5s %-22s %7s %10s %8s %9s %9s %9s %9s\n", "table", "agent", "mirror",
-            "share", "queries", "errors", "p50_ms", "p95_ms", "p99_ms", "p99.9_ms");
-    for (int i = 0; i < n; i++) {
+            "share", "attempts", "failed", "p50_ms", "p95_ms", "p99_ms", "p99.9_ms");
+    int shown = max > 0 && max < n ? max : n;
+    for (int i = 0; i < shown; i++) {
         const hk_rep_row *r = &rows[i];
         fprintf(f, "%-16s %5d %-22s %7.4f %10" PRIu64 " %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f\n",
                 r->table, r->agent, r->mirror, share_of(rows, n, i), r->q, r->err,
                 ms(hk_hist_quantile(r->lat, 0.5)), ms(hk_hist_quantile(r->lat, 0.95)),
                 ms(hk_hist_quantile(r->lat, 0.99)), ms(hk_hist_quantile(r->lat, 0.999)));
     }
+    if (shown < n)
+        fprintf(f, "... %d more mirror rows in summary.csv\n", n - shown);
 }
 
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n)
 {
-    fputs("table,agent,mirror,queries,share,errors,latency_mean_ms,latency_p50_ms,"
+    fputs("table,agent,mirror,attempts,share,failed,latency_mean_ms,latency_p50_ms,"
           "latency_p95_ms,latency_p99_ms,latency_p999_ms\n", f);
     for (int i = 0; i < n; i++) {
         const hk_rep_row *r = &rows[i];

@@ -16,9 +16,19 @@ void hk_rep_periods_header(FILE *f);
 void hk_rep_period_row(FILE *f, int period, double t_start_s, int master, const char *table,
                        int agent, const char *mirror, double prob, double weight, uint64_t q,
                        uint64_t err, int alive, const hk_hist *lat);
+/* latency.csv: queries answered (ok, partial) and failed per period; the latency columns are
+ * over the answered ones only (a failed query has no latency). */
 void hk_rep_latency_header(FILE *f);
 void hk_rep_latency_row(FILE *f, int period, double t_start_s, uint64_t ok, uint64_t partial,
                         uint64_t failed, const hk_hist *lat);
+/* queries.csv, the same columns in hasim and hareal:
+ * id,t_sched_s,t_sent_s,table,agent,mirror,attempts,status,latency_ms */
+void hk_rep_queries_header(FILE *f);
+void hk_rep_query_row(FILE *f, uint64_t id, double t_sched_s, double t_sent_s, const char *table,
+                      int agent, const char *mirror, int attempts, const char *status,
+                      double latency_ms);
+/* An attempt's outcome as queries.csv names it (hk_ev, HK_EV_REMOTE_ERROR included). */
+const char *hk_rep_outcome_name(int ev);
 /* One mirror of one agent line, totals of a run. Rows of a line are contiguous. */
 typedef struct hk_rep_row {
     const char *table, *mirror;
@@ -27,8 +37,9 @@ typedef struct hk_rep_row {
     const hk_hist *lat;
 } hk_rep_row;
 
-/* The per-mirror table printed at the end of a run (share of its line, percentiles). */
-void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n);
+/* The per-mirror table printed at the end of a run (share of its line, failures, percentiles
+ * of its successful attempts); at most max rows (0 = all), then a line saying how many more. */
+void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max);
 /* summary.csv: header and one row per mirror. */
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n);
 /* faults.csv (start_s,end_s,mirror,kind) in dir; a fault without end lasts to end_us. */

@@ -4,14 +4,41 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_csv.h"
+#include "hk_exec.h"
 #include "hk_file.h"
 
-static int parse_file(const char *path, hk_conf **c, char **text, hk_err *err)
+#define EPOCH_MIN_S 1e9          /* a trace timestamp from here on is a date, not an offset */
+
+int hk_config_read(const char *path, int exec, char **text, size_t *len, int *ran, hk_err *err)
+{
+    *ran = 0;
+    if (hk_file_read(path, text, len, err) < 0)
+        return -1;
+    const char *p = *text + strspn(*text, " \t\r\n");
+    if (p[0] != '#' || p[1] != '!')
+        return 0;
+    if (!exec) {
+        free(*text);
+        return hk_err_set(err, path, 1, 1, "the config is a script ('#!'): Manticore runs it and "
+                          "reads its output; expected a plain config (or leave out --no-exec)");
+    }
+    char shebang[512];
+    snprintf(shebang, sizeof shebang, "%.*s", (int)strcspn(p + 2, "\n"), p + 2);
+    free(*text);
+    *ran = 1;
+    return hk_exec_config(path, shebang, text, len, err);
+}
+
+static int parse_file(hk_loaded *l, const char *path, hk_conf **c, char **text, hk_err *err)
 {
     size_t len;
     char *buf;
-    if (hk_file_read(path, &buf, &len, err) < 0)
+    int ran;
+    if (hk_config_read(path, l->exec_config, &buf, &len, &ran, err) < 0)
         return -1;
+    if (ran && l->nran < 2)
+        snprintf(l->ran[l->nran++], sizeof l->ran[0], "%s", path);
     int rc = hk_conf_parse(buf, len, path, c, err);
     if (text && rc == 0)
         *text = buf;
@@ -20,36 +47,55 @@ static int parse_file(const char *path, hk_conf **c, char **text, hk_err *err)
     return rc;
 }
 
+/* ---- empirical samples -------------------------------------------------- */
+
+/* Which rows of a hareal file are successes: queries.csv has `status`, a mirror log `outcome`. */
+static int ok_column(char **f, int n, int *col)
+{
+    *col = hk_csv_column(f, n, "status");
+    if (*col < 0)
+        *col = hk_csv_column(f, n, "outcome");
+    return *col;
+}
+
 int hk_load_samples(const char *path, const char *column, double **out, long *n, hk_err *err)
 {
     hk_csvr r;
     if (hk_csvr_open(&r, path, err) < 0)
         return -1;
     char **f;
-    int nf, col = -1, rc;
+    int nf, col = -1, okc = -1, rc;
     long cap = 1024, k = 0;
     double *v = malloc((size_t)cap * sizeof *v);
-    if ((rc = hk_csvr_next(&r, &f, &nf, err)) == 1 && (col = hk_csv_column(f, nf, column)) < 0)
-        rc = hk_err_set(err, path, 1, 1, "expected a column '%s' in the header", column);
+    if ((rc = hk_csvr_next(&r, &f, &nf, err)) == 1) {
+        if ((col = hk_csv_column(f, nf, column)) < 0)
+            rc = hk_err_set(err, path, 1, 1, "expected a column '%s' in the header", column);
+        ok_column(f, nf, &okc);
+    }
     while (rc == 1 && v && (rc = hk_csvr_next(&r, &f, &nf, err)) == 1) {
+        if (okc >= 0 && (okc >= nf || strcmp(f[okc], "ok")))
+            continue; /* a failed query's time is not a latency */
         char *end;
         double x = col < nf ? strtod(f[col], &end) : NAN;
-        if (col >= nf || end == f[col] || *end || !(x >= 0) || !isfinite(x)) {
+        if (col >= nf || end == f[col] || *end || !(x >= 0 && x <= 1e9)) {
             rc = hk_err_set(err, path, (int)r.lineno, col + 1, "column %s: expected a "
-                            "latency in ms >= 0, got '%s'", column, col < nf ? f[col] : "");
+                            "latency in ms >= 0, got '%.40s'", column, col < nf ? f[col] : "");
             break;
         }
         if (k == cap) {
             double *nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
-            if (!nv)
+            if (!nv) {
+                rc = hk_err_set(err, path, (int)r.lineno, 1, "out of memory");
                 break;
+            }
             v = nv;
         }
         v[k++] = x * 1000.0;
     }
     hk_csvr_close(&r);
     if (rc == 0 && k == 0)
-        rc = hk_err_set(err, path, 1, 1, "expected at least one sample in column '%s'", column);
+        rc = hk_err_set(err, path, 1, 1, "expected at least one sample in column '%s'%s", column,
+                        okc >= 0 ? " (of a successful row)" : "");
     if (rc < 0 || !v) {
         free(v);
         return -1;
@@ -61,8 +107,9 @@ int hk_load_samples(const char *path, const char *column, double **out, long *n,
 
 static int load_empiricals(hk_scn *s, hk_err *err)
 {
-    for (int i = 0; i < s->nbehave; i++) {
-        hk_dist *ds[2] = {s->behave[i].rtt, s->behave[i].service};
+    for (int i = 0; i < s->nbehave + 1; i++) {
+        hk_dist *ds[2] = {i < s->nbehave ? s->behave[i].rtt : s->wl.think,
+                          i < s->nbehave ? s->behave[i].service : NULL};
         for (int k = 0; k < 2; k++)
             for (hk_dist *e; (e = hk_dist_next_empirical(ds[k]));) {
                 char p[1024];
@@ -77,68 +124,121 @@ static int load_empiricals(hk_scn *s, hk_err *err)
     return 0;
 }
 
-static int trace_next(void *ctx, int64_t *t)
+/* ---- trace arrivals ----------------------------------------------------- */
+
+static int64_t sim_time(const hk_trace_src *src, int64_t t)
 {
-    hk_trace_src *src = ctx;
-    char **f;
-    int n;
-    int rc = hk_csvr_next(&src->r, &f, &n, &src->err);
-    if (rc <= 0) {
-        src->failed = rc < 0;
-        return rc;
-    }
-    char *end;
-    double x = src->col < n ? strtod(f[src->col], &end) : NAN;
-    if (src->col >= n || end == f[src->col] || *end || !isfinite(x)) {
-        hk_err_set(&src->err, src->r.path, (int)src->r.lineno, src->col + 1,
-                   "expected a timestamp in seconds, got '%s'", src->col < n ? f[src->col] : "");
-        src->failed = 1;
-        return -1;
-    }
-    *t = (int64_t)llround(x * 1e6);
-    return 1;
+    return (double)t >= EPOCH_MIN_S * 1e6 ? t : src->start_us + t;
 }
 
-static int open_trace(hk_loaded *l, hk_err *err)
+static int trace_next(void *ctx, int64_t *t, int *table)
 {
-    hk_arrivals *a = &l->scn->wl.arr;
-    if (a->kind != HK_ARR_TRACE)
+    hk_trace_src *src = ctx;
+    hk_qrec q;
+    for (;;) {
+        int rc = hk_trace_next(&src->tr, &q, &src->err);
+        if (rc <= 0) {
+            src->failed = rc < 0;
+            return rc;
+        }
+        *t = sim_time(src, q.t_us);
+        if (*t < src->start_us) {
+            src->before_start++;
+            continue;
+        }
+        if (*t >= src->end_us)
+            return 0; /* the rest of the trace is beyond the run */
+        *table = -1;
+        if (!src->scn->wl.table_set && hk_trace_has_tables(&src->tr)) {
+            *table = hk_scn_table_of(src->scn, q.table);
+            if (*table < 0) {
+                src->unknown++;
+                *table = -2;
+            }
+        }
+        return 1;
+    }
+}
+
+/* The first timestamp of the trace (a pass over its first record). */
+static int first_time(const char *path, const char *col, int64_t *t, hk_err *err)
+{
+    hk_trace tr;
+    hk_qrec q;
+    int rc = hk_trace_open(&tr, path, HK_TRACE_AUTO, col, err);
+    if (rc == 0)
+        rc = hk_trace_next(&tr, &q, err);
+    hk_trace_close(&tr);
+    if (rc == 0)
+        return hk_err_set(err, path, 1, 1, "expected at least one query in the trace");
+    *t = q.t_us;
+    return rc < 0 ? -1 : 0;
+}
+
+int hk_loaded_rewind(hk_loaded *l, hk_scn *scn, int64_t duration_us, hk_err *err)
+{
+    hk_arrivals *a = &scn->wl.arr;
+    if (scn->wl.clients || a->kind != HK_ARR_TRACE)
         return 0;
     if (!l->trace && !(l->trace = calloc(1, sizeof *l->trace)))
-        return hk_err_set(err, l->scn->file, 0, 0, "out of memory");
+        return hk_err_set(err, scn->file, 0, 0, "out of memory");
     hk_trace_src *src = l->trace;
-    char p[1024], **f;
-    int n;
-    hk_path_rel(l->scn->file, a->path, p, sizeof p);
-    if (hk_csvr_open(&src->r, p, err) < 0)
+    if (src->open)
+        hk_trace_close(&src->tr);
+    src->open = 0;
+    char p[1024];
+    hk_path_rel(scn->file, a->path, p, sizeof p);
+    const char *col = strcmp(a->column, "t_s") ? a->column : NULL;
+    int64_t first;
+    if (first_time(p, col, &first, err) < 0)
         return -1;
-    if (hk_csvr_next(&src->r, &f, &n, err) != 1 || (src->col = hk_csv_column(f, n, a->column)) < 0)
-        return hk_err_set(err, p, 1, 1, "expected a header row with a '%s' column", a->column);
+    if (scn->start_us == HK_START_TRACE || (!scn->start_given && (double)first >= EPOCH_MIN_S * 1e6))
+        scn->start_us = (double)first >= EPOCH_MIN_S * 1e6 ? first : 0;
+    if (hk_trace_open(&src->tr, p, HK_TRACE_AUTO, col, err) < 0)
+        return -1;
+    src->open = 1;
+    src->scn = scn;
+    src->start_us = scn->start_us;
+    src->end_us = scn->start_us + duration_us;
+    src->before_start = src->unknown = 0;
+    src->failed = 0;
     a->next = trace_next;
     a->ctx = src;
     a->started = 0;
-    src->failed = 0;
     return 0;
 }
 
-int hk_loaded_rewind(hk_loaded *l, hk_err *err)
+/* ---- loading ------------------------------------------------------------ */
+
+hk_scn *hk_loaded_scn(hk_loaded *l, int variant, hk_warns *warns, hk_err *err)
 {
-    if (l->trace)
-        hk_csvr_close(&l->trace->r);
-    return open_trace(l, err);
+    hk_dialect d = hk_dialect_of(variant);
+    if (l->by_dialect[d])
+        return l->by_dialect[d];
+    hk_warns local = {0};
+    if (hk_scn_build(l->conf, l->tables, d, &l->by_dialect[d], err, warns ? warns : &local) < 0)
+        return NULL;
+    if (load_empiricals(l->by_dialect[d], err) < 0) {
+        hk_scn_free(l->by_dialect[d]);
+        l->by_dialect[d] = NULL;
+        return NULL;
+    }
+    return l->by_dialect[d];
 }
 
-int hk_scn_load(const char *path, hk_loaded *l, hk_err *err)
+int hk_scn_load(const char *path, int exec, hk_loaded *l, hk_err *err)
 {
     memset(l, 0, sizeof *l);
-    if (parse_file(path, &l->conf, &l->text, err) < 0)
+    snprintf(l->path, sizeof l->path, "%s", path);
+    l->exec_config = exec;
+    if (parse_file(l, path, &l->conf, &l->text, err) < 0)
         return -1;
     const hk_entry *ce = hk_scn_config_entry(l->conf);
     if (ce) {
         char p[1024];
         hk_path_rel(path, ce->value, p, sizeof p);
         hk_err sub;
-        if (parse_file(p, &l->tables, NULL, &sub) < 0) {
+        if (parse_file(l, p, &l->tables, NULL, &sub) < 0) {
             char m[700];
             hk_err_str(&sub, m, sizeof m);
             hk_err_set(err, path, ce->vline, ce->vcol, "config: %s", m);
@@ -146,8 +246,8 @@ int hk_scn_load(const char *path, hk_loaded *l, hk_err *err)
             return -1;
         }
     }
-    if (hk_scn_build(l->conf, l->tables, &l->scn, err, &l->warns) < 0 ||
-        load_empiricals(l->scn, err) < 0 || open_trace(l, err) < 0) {
+    int v = hk_scn_variant_of(l->conf);
+    if (!(l->scn = hk_loaded_scn(l, v < 0 ? 0 : v, &l->warns, err))) {
         hk_loaded_free(l);
         return -1;
     }
@@ -157,10 +257,12 @@ int hk_scn_load(const char *path, hk_loaded *l, hk_err *err)
 void hk_loaded_free(hk_loaded *l)
 {
     if (l->trace) {
-        hk_csvr_close(&l->trace->r);
+        if (l->trace->open)
+            hk_trace_close(&l->trace->tr);
         free(l->trace);
     }
-    hk_scn_free(l->scn);
+    for (int d = 0; d < 2; d++)
+        hk_scn_free(l->by_dialect[d]);
     hk_conf_free(l->conf);
     hk_conf_free(l->tables);
     free(l->text);

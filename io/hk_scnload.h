@@ -1,33 +1,55 @@
-/* hk_scnload: load a scenario (or a plain manticore.conf) from disk: parse it,
- * follow sim { config = ... }, read empirical(FILE, COLUMN) samples and open
- * a trace(FILE) arrival stream. Relative paths are relative to the file that
- * names them. */
+/* hk_scnload: load a scenario (or a plain manticore.conf) from disk: parse it
+ * (running a `#!` config as Manticore does), follow sim { config = ... },
+ * build the scenario in the dialect of each variant that runs it, read
+ * empirical(FILE, COLUMN) samples and stream a trace(FILE) of arrivals — a
+ * CSV or a searchd query log (sphinxql or plain), with epoch timestamps kept.
+ * Relative paths are relative to the file that names them. */
 #ifndef HK_SCNLOAD_H
 #define HK_SCNLOAD_H
 
-#include "hk_csv.h"
 #include "hk_scn.h"
+#include "hk_trace.h"
 
+/* A trace as an arrival source for the simulator. */
 typedef struct hk_trace_src {
-    hk_csvr r;
-    int col;
+    hk_trace tr;
+    int open;
+    const hk_scn *scn;           /* tables and table_map for the trace's table names */
+    int64_t start_us;            /* simulated time 0 (epoch µs) */
+    int64_t end_us;              /* arrivals from here on are not read */
+    uint64_t before_start, unknown;  /* arrivals dropped: before the start; unknown tables */
     hk_err err;
     int failed;
 } hk_trace_src;
 
 typedef struct hk_loaded {
-    hk_scn *scn;
+    char path[1024];
     hk_conf *conf, *tables;      /* owned (tables may be NULL) */
-    hk_trace_src *trace;         /* owned, NULL unless trace(...) */
-    hk_warns warns;
     char *text;                  /* the scenario text, for reports */
+    hk_scn *scn;                 /* the scenario in its own variant's dialect */
+    hk_scn *by_dialect[2];       /* owned; built on demand */
+    hk_warns warns;              /* of the scenario's own dialect */
+    hk_trace_src *trace;         /* owned, NULL unless trace(...) */
+    int exec_config;             /* run `#!` configs */
+    int nran;                    /* configs that were run (`#!`), to tell the user */
+    char ran[2][1024];
 } hk_loaded;
 
-int hk_scn_load(const char *path, hk_loaded *out, hk_err *err);
+/* Load path. exec: run a config whose first line is `#!` (Manticore's behaviour) and read its
+ * output; 0 refuses such a config. */
+int hk_scn_load(const char *path, int exec, hk_loaded *out, hk_err *err);
 void hk_loaded_free(hk_loaded *l);
-/* Re-open the trace at its start (for another replication or strategy). */
-int hk_loaded_rewind(hk_loaded *l, hk_err *err);
-/* Read a numeric column (milliseconds -> µs samples) for empirical(). */
+/* The scenario as the variant's searchd reads it (built once per dialect); NULL with err set.
+ * *warns (when not NULL) gets the warnings of a dialect built now. */
+hk_scn *hk_loaded_scn(hk_loaded *l, int variant, hk_warns *warns, hk_err *err);
+/* (Re-)open the trace of scn at its start (for another run). Sets scn's start when it is
+ * `trace` or when the trace holds epoch timestamps and no start was given. */
+int hk_loaded_rewind(hk_loaded *l, hk_scn *scn, int64_t duration_us, hk_err *err);
+/* Read a numeric column (milliseconds -> µs samples) for empirical(). A hareal queries.csv
+ * (a `status` column) or mirror log (an `outcome` column) gives its successful rows only. */
 int hk_load_samples(const char *path, const char *column, double **out, long *n, hk_err *err);
+/* Read a config file the way searchd does: a `#!` first line runs it (exec != 0) and its
+ * output is the config. */
+int hk_config_read(const char *path, int exec, char **text, size_t *len, int *ran, hk_err *err);
 
 #endif

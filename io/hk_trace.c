@@ -37,19 +37,26 @@ const char *hk_trace_note(hk_trace_fmt f)
     }
 }
 
+/* The format from the first line: a sphinxql log opens with a comment and a date, a plain log
+ * with "[" and a date; anything else is CSV. */
 static int sniff(const char *path)
 {
-    size_t n = strlen(path);
-    if (n > 4 && !strcmp(path + n - 4, ".csv"))
-        return HK_TRACE_CSV;
     FILE *f = fopen(path, "r");
-    int c = f ? fgetc(f) : EOF;
-    if (f)
+    char line[64] = "";
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
         fclose(f);
-    return c == '[' ? HK_TRACE_PLAIN : c == '/' ? HK_TRACE_SPHINXQL : HK_TRACE_CSV;
+    }
+    int len;
+    if (!strncmp(line, "/* ", 3) && hk_qlog_time(line + 3, &len) >= 0)
+        return HK_TRACE_SPHINXQL;
+    if (line[0] == '[' && hk_qlog_time(line + 1, &len) >= 0)
+        return HK_TRACE_PLAIN;
+    return HK_TRACE_CSV;
 }
 
-int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, hk_err *err)
+int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, const char *tcol, hk_err *err)
 {
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
@@ -61,16 +68,22 @@ int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, hk_err *err)
     if (hk_csvr_open(&t->csv, path, err) < 0)
         return -1;
     char **f;
-    int n;
-    if (hk_csvr_next(&t->csv, &f, &n, err) != 1)
-        return hk_err_set(err, path, 1, 1, "expected a header row t_s,table,query");
-    t->c_t = hk_csv_column(f, n, "t_s");
+    int n, rc = hk_csvr_next(&t->csv, &f, &n, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return hk_err_set(err, path, 1, 1, "expected a header row with a '%s' column (and "
+                          "optionally table and query)", tcol ? tcol : "t_s");
+    t->c_t = hk_csv_column(f, n, tcol ? tcol : "t_s");
     t->c_table = hk_csv_column(f, n, "table");
     t->c_query = hk_csv_column(f, n, "query");
-    if (t->c_t < 0 || t->c_table < 0 || t->c_query < 0)
-        return hk_err_set(err, path, 1, 1, "expected columns t_s, table and query in the header");
+    if (t->c_t < 0)
+        return hk_err_set(err, path, 1, 1, "expected a '%s' column (seconds) in the header",
+                          tcol ? tcol : "t_s");
     return 0;
 }
+
+int hk_trace_has_tables(const hk_trace *t) { return t->fmt != HK_TRACE_CSV || t->c_table >= 0; }
 
 static int reserve(hk_trace *t, size_t n)
 {
@@ -112,21 +125,23 @@ static int next_csv(hk_trace *t, hk_qrec *q, hk_err *err)
         need = t->c_query;
     if (n <= need)
         return hk_err_set(err, t->path, line, 1, "expected %d columns, got %d", need + 1, n);
+    const char *table = t->c_table >= 0 ? f[t->c_table] : "";
+    const char *query = t->c_query >= 0 ? f[t->c_query] : "";
     char *e;
     double ts = strtod(f[t->c_t], &e);
     if (e == f[t->c_t] || *e || !(ts >= 0 && ts <= HK_TRACE_TS_MAX_S))
         return hk_err_set(err, t->path, line, t->c_t + 1, "t_s: expected seconds from 0 to "
                           "10000000000, got '%.40s'", f[t->c_t]);
-    size_t tl = strlen(f[t->c_table]), ql = strlen(f[t->c_query]);
-    if (!tl || tl >= sizeof q->table)
+    size_t tl = strlen(table), ql = strlen(query);
+    if ((t->c_table >= 0 && !tl) || tl >= sizeof q->table)
         return hk_err_set(err, t->path, line, t->c_table + 1, "table: expected a table name of "
                           "1 to %zu characters", sizeof q->table - 1);
     if (reserve(t, ql + 1) < 0)
         return hk_err_set(err, t->path, line, 1, "out of memory");
     q->t_us = (int64_t)llround(ts * 1e6);
     q->real_s = 0;
-    memcpy(q->table, f[t->c_table], tl + 1);
-    memcpy(t->qbuf, f[t->c_query], ql + 1);
+    memcpy(q->table, table, tl + 1);
+    memcpy(t->qbuf, query, ql + 1);
     q->query = t->qbuf;
     q->qcap = t->qcap;
     return check_span(t, q, line, t->c_t + 1, err) < 0 ? -1 : 1;

@@ -35,7 +35,11 @@ typedef struct hk_trace {
 
 int hk_trace_fmt_parse(const char *s);   /* -2 if unknown */
 const char *hk_trace_fmt_name(hk_trace_fmt f);
-int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, hk_err *err);
+/* Open a trace; HK_TRACE_AUTO detects the format from its first line. A CSV needs the time
+ * column tcol (NULL: t_s); table and query columns are optional (empty when absent). */
+int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, const char *tcol, hk_err *err);
+/* Whether its queries name their table (logs always do; a CSV with a table column). */
+int hk_trace_has_tables(const hk_trace *t);
 /* 1 = a query in *q (q->query valid until the next call), 0 = end, -1 = error
  * (file:line:col in err). */
 int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err);

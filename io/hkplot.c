@@ -19,7 +19,7 @@ static int plot_runs(const char *dir, char *msg, int n)
     while (rc == 1 && col >= 0 && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1) {
         char sub[1200];
         snprintf(sub, sizeof sub, "%s/%s", dir, f[col]);
-        if (hk_plot_run(sub, 0, msg, n) < 0) {
+        if (hk_plot_run(sub, 0, NULL, msg, n) < 0) {
             rc = -1;
             break;
         }
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     }
     char msg[512];
     int multi = plot_runs(argv[1], msg, sizeof msg);
-    if (multi < 0 || hk_plot_run(argv[1], multi, msg, sizeof msg) < 0) {
+    if (multi < 0 || hk_plot_run(argv[1], multi, NULL, msg, sizeof msg) < 0) {
         fprintf(stderr, "hkplot: %s\n", msg);
         return 1;
     }

@@ -1,5 +1,5 @@
-/* hk_agent: agent-line grammar (Manticore's, which accepts every form the
- * Sphinx 2.2.11 docs show). See hk_agent.h for the rules. */
+/* hk_agent: the agent line's mirrors, and Manticore's grammar for it (which
+ * accepts every form the Sphinx 2.2.11 docs show). See hk_agent.h. */
 #include "hk_agent.h"
 
 #include <ctype.h>
@@ -23,9 +23,12 @@ static int at(const cur *c, int i, const char *what, const char *near)
 static int host_char(int ch) { return isalnum(ch) || ch == '-' || ch == '_' || ch == '.' || ch == '/'; }
 static int index_char(int ch) { return isalnum(ch) || ch == '-' || ch == '_' || ch == ' ' || ch == ','; }
 
-/* Copy an index list, dropping spaces, checking each name is non-empty. */
-static int norm_indexes(const cur *c, int i0, const char *s, int n, char *out)
+/* Copy an index list into a new string, dropping spaces, checking each name is non-empty. */
+static int norm_indexes(const cur *c, int i0, const char *s, int n, char **outp)
 {
+    char *out = malloc((size_t)n + 1);
+    if (!(*outp = out))
+        return at(c, i0, "less memory use", s);
     int o = 0, len = 0;
     for (int i = 0; i <= n; i++) {
         int ch = i < n ? (unsigned char)s[i] : ',';
@@ -41,8 +44,6 @@ static int norm_indexes(const cur *c, int i0, const char *s, int n, char *out)
             len = 0;
             continue;
         }
-        if (o >= HK_INDEXES_MAX - 1)
-            return at(c, i0 + i, "a shorter index list", s);
         out[o++] = (char)ch;
         len++;
     }
@@ -67,7 +68,6 @@ static int parse_port(const cur *c, int i, int *port)
 static int parse_mirror(const cur *c, int b, int e, hk_mirror_addr *m)
 {
     const char *s = c->s;
-    memset(m, 0, sizeof *m);
     m->col = c->pos.col + b;
     int i = b;
     m->is_unix = s[i] == '/';
@@ -76,8 +76,9 @@ static int parse_mirror(const cur *c, int b, int e, hk_mirror_addr *m)
     if (i == b)
         return at(c, b, "a host name or a /unix/socket path", s + b);
     if (i - b >= HK_HOST_MAX)
-        return at(c, b, "a shorter host name", s + b);
-    memcpy(m->host, s + b, (size_t)(i - b));
+        return at(c, b, "a host name of at most 255 characters", s + b);
+    if (!(m->host = strndup(s + b, (size_t)(i - b))))
+        return at(c, b, "less memory use", s + b);
     if (i < e && s[i] != ':')
         return at(c, i, "':' after the host", s + i);
     if (!m->is_unix) {
@@ -101,18 +102,25 @@ static int parse_mirror(const cur *c, int b, int e, hk_mirror_addr *m)
     for (int j = i; j < e; j++)
         if (!index_char((unsigned char)s[j]))
             return at(c, j, "an index list (letters, digits, '-', '_', ',')", s + j);
-    return norm_indexes(c, i, s + i, e - i, m->indexes);
+    return norm_indexes(c, i, s + i, e - i, &m->indexes);
 }
 
-static int add_mirror(hk_agent_line *a, const hk_mirror_addr *m)
+hk_mirror_addr *hk_agent_add(hk_agent_line *a)
 {
-    hk_mirror_addr *p = realloc(a->m, (size_t)(a->n + 1) * sizeof *p);
-    if (!p)
-        return -1;
-    a->m = p;
-    a->m[a->n++] = *m;
-    return 0;
+    if (a->n == a->cap) {
+        int cap = a->cap ? a->cap * 2 : 4;
+        hk_mirror_addr *p = realloc(a->m, (size_t)cap * sizeof *p);
+        if (!p)
+            return NULL;
+        a->m = p;
+        a->cap = cap;
+    }
+    hk_mirror_addr *m = &a->m[a->n++];
+    memset(m, 0, sizeof *m);
+    return m;
 }
+
+int hk_agent_too_many(const hk_agent_line *a) { return a->n >= HK_LINE_MIRRORS_MAX; }
 
 static int parse_mirrors(const cur *c, int b, int e, hk_agent_line *a)
 {
@@ -127,11 +135,13 @@ static int parse_mirrors(const cur *c, int b, int e, hk_agent_line *a)
         while (me > mb && isspace((unsigned char)s[me - 1]))
             me--;
         if (me > mb) {
-            hk_mirror_addr m;
-            if (parse_mirror(c, mb, me, &m) < 0)
-                return -1;
-            if (add_mirror(a, &m) < 0)
+            if (hk_agent_too_many(a))
+                return at(c, mb, "at most 100000 mirrors in one agent line", s + mb);
+            hk_mirror_addr *m = hk_agent_add(a);
+            if (!m)
                 return at(c, mb, "less memory use", s + mb);
+            if (parse_mirror(c, mb, me, m) < 0)
+                return -1;
         }
         b = j + 1;
     }
@@ -161,19 +171,20 @@ static int parse_option(const cur *c, int i, char *opt, hk_agent_line *a)
     for (char *p = k + strlen(k); p > k && p[-1] == ' '; ) *--p = '\0';
     while (*v == ' ') v++;
     for (char *p = v + strlen(v); p > v && p[-1] == ' '; ) *--p = '\0';
-    if (!strcmp(k, "conn")) {
-        if (strcmp(v, "pconn") && strcmp(v, "persistent"))
+    /* searchd matches option names (and conn's values) by prefix: "blackholes=1" is blackhole */
+    if (!strncmp(k, "conn", 4)) {
+        if (strncmp(v, "pconn", 5) && strncmp(v, "persistent", 10))
             return at(c, i, "conn=pconn or conn=persistent", v);
         a->persistent = 1;
-    } else if (!strcmp(k, "ha_strategy")) {
+    } else if (!strncmp(k, "ha_strategy", 11)) {
         snprintf(a->strategy, sizeof a->strategy, "%s", v);
         a->strategy_col = c->pos.col + i;
-    } else if (!strcmp(k, "blackhole")) {
+    } else if (!strncmp(k, "blackhole", 9)) {
         int x = 0;
         if (opt_int(c, i, v, &x) < 0)
             return -1;
         a->blackhole = x != 0;
-    } else if (!strcmp(k, "retry_count")) {
+    } else if (!strncmp(k, "retry_count", 11)) {
         if (opt_int(c, i, v, &a->retry_count) < 0)
             return -1;
     } else {
@@ -201,14 +212,17 @@ static int parse_options(const cur *c, int b, int e, hk_agent_line *a)
 }
 
 /* Empty lists take the next mirror's; the last mirror's falls back to table. */
-static void inherit_indexes(hk_agent_line *a, const char *table)
+static int inherit_indexes(hk_agent_line *a, const char *table)
 {
     for (int i = a->n - 1; i >= 0; i--) {
-        if (a->m[i].indexes[0])
+        if (a->m[i].indexes && a->m[i].indexes[0])
             continue;
         const char *src = i + 1 < a->n ? a->m[i + 1].indexes : table;
-        snprintf(a->m[i].indexes, HK_INDEXES_MAX, "%s", src ? src : "");
+        free(a->m[i].indexes);
+        if (!(a->m[i].indexes = strdup(src ? src : "")))
+            return -1;
     }
+    return 0;
 }
 
 int hk_agent_parse(const char *value, const char *table, hk_pos pos, hk_agent_line *out,
@@ -235,19 +249,24 @@ int hk_agent_parse(const char *value, const char *table, hk_pos pos, hk_agent_li
         rc = parse_mirrors(&c, 0, me, out);
     if (rc == 0 && lb)
         rc = parse_options(&c, me + 1, (int)(rb - value), out);
+    if (rc == 0 && inherit_indexes(out, table) < 0)
+        rc = at(&c, 0, "less memory use", value);
     if (rc < 0) {
         hk_agent_line_free(out);
         return -1;
     }
-    inherit_indexes(out, table);
     return 0;
 }
 
 void hk_agent_line_free(hk_agent_line *a)
 {
+    for (int i = 0; i < a->n; i++) {
+        free(a->m[i].host);
+        free(a->m[i].indexes);
+    }
     free(a->m);
     a->m = NULL;
-    a->n = 0;
+    a->n = a->cap = 0;
 }
 
 const char *hk_mirror_name(const hk_mirror_addr *m, char *buf, int n)

@@ -170,8 +170,9 @@ static int64_t after(int64_t now, double gap)
     return now + (g < 1 ? 1 : g);
 }
 
-int64_t hk_arrivals_next(hk_arrivals *a, int64_t now, gsl_rng *r)
+int64_t hk_arrivals_next(hk_arrivals *a, int64_t now, gsl_rng *r, int *table)
 {
+    *table = -1;
     switch (a->kind) {
     case HK_ARR_POISSON:
         return after(now, gsl_ran_exponential(r, 1.0 / a->rate));
@@ -194,12 +195,9 @@ int64_t hk_arrivals_next(hk_arrivals *a, int64_t now, gsl_rng *r)
     }
     case HK_ARR_TRACE: {
         int64_t t;
-        int rc = a->next ? a->next(a->ctx, &t) : 0;
+        int rc = a->next ? a->next(a->ctx, &t, table) : 0;
         if (rc <= 0)
             return rc < 0 ? -2 : -1;
-        if (!a->started++)
-            a->trace_t0 = t;
-        t -= a->trace_t0;
         return t < now ? now : t;
     }
     }

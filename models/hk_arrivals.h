@@ -20,8 +20,10 @@ typedef enum hk_arr_kind {
     HK_ARR_POISSON, HK_ARR_CONSTANT, HK_ARR_ONOFF, HK_ARR_DIURNAL, HK_ARR_TRACE
 } hk_arr_kind;
 
-/* Trace source: returns 1 and the next timestamp (µs), 0 at the end, -1 on error. */
-typedef int (*hk_arr_next_fn)(void *ctx, int64_t *t_us);
+/* Trace source: returns 1 with the next arrival's moment on the simulated clock, in µs, and its
+ * table (an index, -1 = the workload's, -2 = a table the config does not serve), 0 at the end,
+ * -1 on error. */
+typedef int (*hk_arr_next_fn)(void *ctx, int64_t *t_us, int *table);
 
 typedef struct hk_arrivals {
     hk_arr_kind kind;
@@ -31,14 +33,14 @@ typedef struct hk_arrivals {
     char path[512], column[128]; /* trace */
     hk_arr_next_fn next;
     void *ctx;
-    int64_t trace_t0;            /* first trace timestamp (trace times are shifted to 0) */
     int started;
 } hk_arrivals;
 
 int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int nwhat);
 /* The next arrival after now_us (the first call may return now_us itself for constant and
- * trace sources); -1 when the source is exhausted, -2 on a trace error. */
-int64_t hk_arrivals_next(hk_arrivals *a, int64_t now_us, gsl_rng *r);
+ * trace sources, and a trace arrival earlier than now_us comes at now_us); -1 when the source
+ * is exhausted, -2 on a trace error. *table: as hk_arr_next_fn's (-1 for generated arrivals). */
+int64_t hk_arrivals_next(hk_arrivals *a, int64_t now_us, gsl_rng *r, int *table);
 /* Mean rate per second (trace: 0, unknown). */
 double hk_arrivals_rate_per_s(const hk_arrivals *a);
 

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 typedef struct lex {
@@ -197,6 +198,8 @@ static int parse_header(lex *l, hk_section *s)
     s->line = l->line;
     s->col = l->col;
     s->type = take_word(l);
+    for (char *p = s->type; p && *p; p++) /* searchd reads section types case-insensitively */
+        *p = (char)tolower((unsigned char)*p);
     skip_ws(l, 1);
     if (peek(l) != '{') {
         if (peek(l) == -1 || peek(l) == '}')
@@ -255,26 +258,72 @@ static int parse_section(lex *l, hk_conf *c)
     }
 }
 
-static int resolve_parents(hk_conf *c, hk_err *err)
+/* ---- section index: family ("index" for index/table) + name -> section ---- */
+
+static const char *family(const char *type)
 {
+    return !strcmp(type, "table") ? "index" : type;
+}
+
+static uint64_t sec_hash(const char *type, const char *name)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = family(type); *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ 0xff) * 1099511628211ULL;
+    for (const char *p = name ? name : ""; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return h;
+}
+
+static int same_sec(const hk_section *s, const char *type, const char *name)
+{
+    return !strcmp(family(s->type), family(type)) &&
+           ((!name && !s->name) || (name && s->name && !strcmp(name, s->name)));
+}
+
+/* Slot of (type, name) in the index: its section or an empty slot (-1). */
+static size_t slot_of(const hk_conf *c, const char *type, const char *name)
+{
+    size_t mask = (size_t)c->hashcap - 1, k = sec_hash(type, name) & mask;
+    while (c->hash[k] >= 0 && !same_sec(&c->s[c->hash[k]], type, name))
+        k = (k + 1) & mask;
+    return k;
+}
+
+/* Index every section; a second section of one type and name is an error, as in searchd
+ * ("fault" sections excepted: a mirror may fail several times). A parent must come before its
+ * child (searchd copies it when it reads the child), which also rules out cycles. */
+static int index_sections(hk_conf *c, hk_err *err)
+{
+    c->hashcap = 16;
+    while (c->hashcap < 2 * c->n)
+        c->hashcap *= 2;
+    c->hash = malloc((size_t)c->hashcap * sizeof *c->hash);
+    if (!c->hash)
+        return hk_err_set(err, c->file, 0, 0, "out of memory");
+    for (int i = 0; i < c->hashcap; i++)
+        c->hash[i] = -1;
     for (int i = 0; i < c->n; i++) {
         hk_section *s = &c->s[i];
-        if (!s->parent_name)
+        if (s->parent_name) {
+            size_t p = slot_of(c, s->type, s->parent_name);
+            if (c->hash[p] < 0)
+                return hk_err_set(err, c->file, s->line, s->col, "inherited section '%s': parent "
+                                  "doesn't exist: expected a %s '%s' defined before it", s->name,
+                                  s->type, s->parent_name);
+            s->parent = &c->s[c->hash[p]];
+        }
+        if (!strcmp(s->type, "fault"))
             continue;
-        const hk_section *p = hk_conf_find(c, s->type, s->parent_name);
-        if (!p || p == s)
-            return hk_err_set(err, c->file, s->line, s->col, "%s '%s' inherits from '%s': expected "
-                              "a %s of that name defined in this file", s->type, s->name,
-                              s->parent_name, s->type);
-        s->parent = p;
-    }
-    for (int i = 0; i < c->n; i++) {
-        const hk_section *p = &c->s[i];
-        for (int hops = 0; p; p = p->parent)
-            if (++hops > c->n)
-                return hk_err_set(err, c->file, c->s[i].line, c->s[i].col,
-                                  "inheritance cycle through '%s': expected a chain that ends",
-                                  c->s[i].name);
+        size_t k = slot_of(c, s->type, s->name);
+        if (c->hash[k] >= 0) {
+            const hk_section *o = &c->s[c->hash[k]];
+            return hk_err_set(err, c->file, s->line, s->col, "section '%s' (type='%s') already "
+                              "exists at line %d, column %d: expected one section of a name",
+                              s->name ? s->name : s->type, family(s->type), o->line, o->col);
+        }
+        c->hash[k] = i;
     }
     return 0;
 }
@@ -300,7 +349,7 @@ int hk_conf_parse(const char *text, size_t len, const char *file, hk_conf **out,
             return -1;
         }
     }
-    if (resolve_parents(c, err) < 0) {
+    if (index_sections(c, err) < 0) {
         hk_conf_free(c);
         return -1;
     }
@@ -324,6 +373,7 @@ void hk_conf_free(hk_conf *c)
         free(s->parent_name);
     }
     free(c->s);
+    free(c->hash);
     free(c->file);
     free(c);
 }
@@ -335,17 +385,13 @@ int hk_conf_is_table(const hk_section *s)
 
 const hk_section *hk_conf_find(const hk_conf *c, const char *type, const char *name)
 {
-    int table = !strcmp(type, "index") || !strcmp(type, "table");
-    for (int i = 0; i < c->n; i++) {
-        const hk_section *s = &c->s[i];
-        int same = table ? hk_conf_is_table(s) : !strcmp(s->type, type);
-        if (same && ((!name && !s->name) || (name && s->name && !strcmp(name, s->name))))
-            return s;
-    }
-    return NULL;
+    if (!c->hashcap)
+        return NULL;
+    int i = c->hash[slot_of(c, type, name)];
+    return i >= 0 ? &c->s[i] : NULL;
 }
 
-static const hk_section *owner(const hk_section *s, const char *key)
+const hk_section *hk_sec_owner(const hk_section *s, const char *key)
 {
     for (; s; s = s->parent)
         for (int j = 0; j < s->n; j++)
@@ -356,7 +402,7 @@ static const hk_section *owner(const hk_section *s, const char *key)
 
 int hk_sec_count(const hk_section *s, const char *key)
 {
-    const hk_section *o = owner(s, key);
+    const hk_section *o = hk_sec_owner(s, key);
     int n = 0;
     for (int j = 0; o && j < o->n; j++)
         n += !strcmp(o->e[j].key, key);
@@ -365,7 +411,7 @@ int hk_sec_count(const hk_section *s, const char *key)
 
 const hk_entry *hk_sec_get(const hk_section *s, const char *key, int i)
 {
-    const hk_section *o = owner(s, key);
+    const hk_section *o = hk_sec_owner(s, key);
     for (int j = 0; o && j < o->n; j++)
         if (!strcmp(o->e[j].key, key) && i-- == 0)
             return &o->e[j];

@@ -4,7 +4,9 @@
  * '#' comments (\# is a literal '#'), backslash line continuation (the
  * continued line's leading blanks are dropped), repeated keys, and
  * `index child : parent` inheritance (a key set in the child replaces all of
- * the parent's values of that key). A section whose keys start on the
+ * the parent's values of that key; the parent must come first). Two sections
+ * of one type and name are an error, as in searchd (`fault` sections, a
+ * scenario's, may repeat). Lookups are hashed. A section whose keys start on the
  * line of its '{' may hold several keys on that line and close with '}' there
  * (the scenario files' one-line sections). Unknown keys are kept. */
 #ifndef HK_CONF_H
@@ -33,6 +35,7 @@ typedef struct hk_conf {
     char *file;
     int n, cap;
     hk_section *s;
+    int *hash, hashcap;          /* (type family, name) -> section index, -1 = empty */
 } hk_conf;
 
 /* Parse text[0..len). On success *out is a new conf (free with hk_conf_free). */
@@ -43,6 +46,9 @@ void hk_conf_free(hk_conf *c);
 const hk_section *hk_conf_find(const hk_conf *c, const char *type, const char *name);
 int hk_conf_is_table(const hk_section *s);
 
+/* The section whose entries of key count: s itself, or the nearest parent that has the key
+ * (a child's key replaces all of the parent's values); NULL if none. Iterate its entries. */
+const hk_section *hk_sec_owner(const hk_section *s, const char *key);
 /* Entries of key (inherited from the parent chain when the section has none). */
 int hk_sec_count(const hk_section *s, const char *key);
 const hk_entry *hk_sec_get(const hk_section *s, const char *key, int i);

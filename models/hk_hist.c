@@ -2,10 +2,23 @@
 #include "hk_hist.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void hk_hist_reset(hk_hist *h)
 {
+    for (int o = 0; o < HK_HIST_OCT; o++)
+        if (h->oct[o])
+            memset(h->oct[o], 0, HK_HIST_SUB * sizeof *h->oct[o]);
+    h->n = 0;
+    h->sum = h->min = h->max = 0;
+    h->lost = 0;
+}
+
+void hk_hist_free(hk_hist *h)
+{
+    for (int o = 0; o < HK_HIST_OCT; o++)
+        free(h->oct[o]);
     memset(h, 0, sizeof *h);
 }
 
@@ -30,6 +43,20 @@ static double lower(int k)
     return ldexp(1.0 + (double)sub / HK_HIST_SUB, oct);
 }
 
+static uint32_t *slot(hk_hist *h, int k)
+{
+    uint32_t **o = &h->oct[k / HK_HIST_SUB];
+    if (!*o && !(*o = calloc(HK_HIST_SUB, sizeof **o)))
+        return NULL;
+    return &(*o)[k % HK_HIST_SUB];
+}
+
+static uint32_t count(const hk_hist *h, int k)
+{
+    const uint32_t *o = h->oct[k / HK_HIST_SUB];
+    return o ? o[k % HK_HIST_SUB] : 0;
+}
+
 void hk_hist_add(hk_hist *h, double us)
 {
     if (!(us >= 0))
@@ -40,7 +67,11 @@ void hk_hist_add(hk_hist *h, double us)
         h->max = us;
     h->n++;
     h->sum += us;
-    h->b[bucket(us)]++;
+    uint32_t *c = slot(h, bucket(us));
+    if (c)
+        (*c)++;
+    else
+        h->lost++;
 }
 
 void hk_hist_merge(hk_hist *dst, const hk_hist *src)
@@ -53,29 +84,45 @@ void hk_hist_merge(hk_hist *dst, const hk_hist *src)
         dst->max = src->max;
     dst->n += src->n;
     dst->sum += src->sum;
-    for (int k = 0; k < HK_HIST_N; k++)
-        dst->b[k] += src->b[k];
+    dst->lost += src->lost;
+    for (int o = 0; o < HK_HIST_OCT; o++) {
+        if (!src->oct[o])
+            continue;
+        uint32_t *d = slot(dst, o * HK_HIST_SUB);
+        if (!d) {
+            for (int k = 0; k < HK_HIST_SUB; k++)
+                dst->lost += src->oct[o][k];
+            continue;
+        }
+        for (int k = 0; k < HK_HIST_SUB; k++)
+            d[k] += src->oct[o][k];
+    }
 }
 
 double hk_hist_quantile(const hk_hist *h, double q)
 {
-    if (!h->n)
-        return 0.0;
+    uint64_t n = h->n - h->lost;
+    if (!n)
+        return h->n ? h->min : 0.0;
     if (q <= 0)
         return h->min;
     if (q >= 1)
         return h->max;
-    double rank = q * (double)h->n;
+    double rank = q * (double)n;
     uint64_t seen = 0;
     for (int k = 0; k < HK_HIST_N; k++) {
-        if (!h->b[k])
+        uint32_t c = count(h, k);
+        if (!c) {
+            if (k % HK_HIST_SUB == 0 && !h->oct[k / HK_HIST_SUB])
+                k += HK_HIST_SUB - 1; /* a whole empty power of two */
             continue;
-        if ((double)(seen + h->b[k]) >= rank) {
+        }
+        if ((double)(seen + c) >= rank) {
             double lo = k ? lower(k) : 0.0, hi = k + 1 < HK_HIST_N ? lower(k + 1) : h->max;
-            double v = lo + (hi - lo) * (rank - (double)seen) / (double)h->b[k];
+            double v = lo + (hi - lo) * (rank - (double)seen) / (double)c;
             return v < h->min ? h->min : v > h->max ? h->max : v;
         }
-        seen += h->b[k];
+        seen += c;
     }
     return h->max;
 }

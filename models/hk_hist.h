@@ -1,6 +1,9 @@
-/* hk_hist: a fixed-size log-bucketed latency histogram (about 1% relative
- * precision from 1 µs to ~1.8 hours), so percentiles cost memory bounded by
- * the bucket count, never by the number of samples. */
+/* hk_hist: a log-bucketed latency histogram (about 1% relative precision
+ * from 1 µs to ~1.8 hours), so percentiles cost memory bounded by the bucket
+ * count, never by the number of samples. Buckets are kept per power of two
+ * and allocated only for the powers a series touches (a mirror's latencies
+ * span a few), so an empty histogram is ~300 bytes and a used one a few KB.
+ * A zeroed struct is an empty histogram; hk_hist_free releases its buckets. */
 #ifndef HK_HIST_H
 #define HK_HIST_H
 
@@ -13,10 +16,13 @@
 typedef struct hk_hist {
     uint64_t n;
     double sum, min, max;
-    uint32_t b[HK_HIST_N];
+    uint32_t *oct[HK_HIST_OCT];  /* HK_HIST_SUB counters each, NULL until used */
+    uint64_t lost;               /* samples not bucketed (out of memory): counted in n only */
 } hk_hist;
 
+/* Empty it; its buckets stay allocated for reuse. */
 void hk_hist_reset(hk_hist *h);
+void hk_hist_free(hk_hist *h);
 void hk_hist_add(hk_hist *h, double us);
 void hk_hist_merge(hk_hist *dst, const hk_hist *src);
 /* q in [0,1]; returns microseconds (0 for an empty histogram). */

@@ -6,16 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
+#include "hk_time.h"
 
 int64_t hk_qlog_time(const char *s, int *len)
 {
@@ -40,7 +31,7 @@ int64_t hk_qlog_time(const char *s, int *len)
         ss > 60 || ms < 0 || y < HK_QLOG_YEAR_MIN || y > HK_QLOG_YEAR_MAX)
         return -1;
     *len = n;
-    int64_t days = days_from_civil(y, m + 1, d);
+    int64_t days = hk_days_from_civil(y, m + 1, d);
     return ((days * 86400 + hh * 3600 + mm * 60 + ss) * 1000 + ms) * 1000;
 }
 

@@ -1,9 +1,10 @@
-/* hk_scn: scenario sections on top of a cluster config. */
+/* hk_scn: scenario sections on top of a cluster config (faults: hk_fault.c). */
 #include "hk_scn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_keys.h"
 #include "hk_strat.h"
 #include "hk_time.h"
 #include "hk_variant.h"
@@ -12,18 +13,24 @@ typedef struct ctx {
     const hk_conf *c;
     hk_scn *s;
     hk_err *err;
+    hk_warns *w;
 } ctx;
 
+static const char *const scn_sections[] = {"source", "index", "table", "indexer", "searchd",
+                                           "common", "mirror", "fault", "workload", "sim",
+                                           "expect", NULL};
+
+/* Every key of sec is one of keys; else an error naming the nearest. */
 static int keys_known(ctx *x, const hk_section *sec, const char *const *keys, const char *list)
 {
     for (int i = 0; i < sec->n; i++) {
-        int ok = 0;
-        for (int k = 0; keys[k]; k++)
-            ok |= !strcmp(sec->e[i].key, keys[k]);
-        if (!ok)
-            return hk_err_set(x->err, x->c->file, sec->e[i].line, sec->e[i].col,
-                              "unknown key '%s' in %s section: expected %s", sec->e[i].key,
-                              sec->type, list);
+        if (hk_word_in(sec->e[i].key, keys))
+            continue;
+        const char *near = hk_nearest(sec->e[i].key, keys);
+        return hk_err_set(x->err, x->c->file, sec->e[i].line, sec->e[i].col, "unknown key '%s' "
+                          "in %s section%s%s%s: expected %s", sec->e[i].key, sec->type,
+                          near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
+                          list);
     }
     return 0;
 }
@@ -49,10 +56,13 @@ static int get_prob(ctx *x, const hk_entry *e, double *out)
     return 0;
 }
 
+/* ---- mirrors ---------------------------------------------------------- */
+
 static int read_behave(ctx *x, const hk_section *sec, hk_behave *b)
 {
-    static const char *keys[] = {"rtt", "service", "threads", "errors", "warnings", NULL};
-    if (keys_known(x, sec, keys, "rtt, service, threads, errors or warnings") < 0)
+    static const char *const keys[] = {"rtt", "service", "threads", "errors", "warnings",
+                                       "refuse", NULL};
+    if (keys_known(x, sec, keys, "rtt, service, threads, errors, warnings or refuse") < 0)
         return -1;
     snprintf(b->name, sizeof b->name, "%s", sec->name ? sec->name : "default");
     b->line = sec->line;
@@ -73,22 +83,41 @@ static int read_behave(ctx *x, const hk_section *sec, hk_behave *b)
     if ((e = hk_sec_last(sec, "threads")) && hk_conf_int(x->c, e, 0, 100000, &v, x->err) < 0)
         return -1;
     b->threads = (int)v;
-    if ((e = hk_sec_last(sec, "errors")) && get_prob(x, e, &b->errors) < 0)
-        return -1;
-    if ((e = hk_sec_last(sec, "warnings")) && get_prob(x, e, &b->warnings) < 0)
+    if (((e = hk_sec_last(sec, "errors")) && get_prob(x, e, &b->errors) < 0) ||
+        ((e = hk_sec_last(sec, "warnings")) && get_prob(x, e, &b->warnings) < 0) ||
+        ((e = hk_sec_last(sec, "refuse")) && get_prob(x, e, &b->refuse) < 0))
         return -1;
     return 0;
 }
 
+/* The host a mirror/fault section names: its index; -1 error; -2 a host of an agent line
+ * searchd does not serve (a warning: the section is ignored). */
 static int host_of(ctx *x, const hk_section *sec)
 {
-    int h = sec->name ? hk_cluster_find_host(x->s->cl, sec->name) : -1;
-    if (h < 0)
-        hk_err_set(x->err, x->c->file, sec->line, sec->col, "%s '%s': expected host:port of a "
-                   "mirror in an agent line%s%s", sec->type, sec->name ? sec->name : "",
-                   x->s->cl->nhosts ? ", e.g. " : "",
-                   x->s->cl->nhosts ? x->s->cl->hosts[0].name : "");
-    return h;
+    const hk_cluster *cl = x->s->cl;
+    const char *name = sec->name ? sec->name : "";
+    int h = hk_cluster_find_host(cl, name);
+    if (h >= 0)
+        return h;
+    for (int i = 0; *name && i < cl->nskipped; i++)
+        if (strstr(cl->skipped[i], name)) {
+            hk_warn_add(x->w, x->c->file, sec->line, sec->col, "%s %s: its agent line is not "
+                        "served (see the warning above): section ignored", sec->type, name);
+            return -2;
+        }
+    const char *near = NULL;
+    if (cl->nhosts > 0 && cl->nhosts <= 4096) {
+        const char **names = calloc((size_t)cl->nhosts + 1, sizeof *names);
+        for (int k = 0; names && k < cl->nhosts; k++)
+            names[k] = cl->hosts[k].name;
+        near = names ? hk_nearest(name, names) : NULL;
+        free(names);
+    }
+    hk_err_set(x->err, x->c->file, sec->line, sec->col, "%s '%s': expected host:port of a "
+               "mirror in an agent line%s%s%s", sec->type, name,
+               near ? " (did you mean '" : cl->nhosts ? ", e.g. " : "",
+               near ? near : cl->nhosts ? cl->hosts[0].name : "", near ? "'?)" : "");
+    return -1;
 }
 
 static int read_mirrors(ctx *x)
@@ -99,100 +128,153 @@ static int read_mirrors(ctx *x)
         const hk_section *sec = &x->c->s[i];
         if (strcmp(sec->type, "mirror"))
             continue;
-        int h = sec->name && strcmp(sec->name, "default") ? host_of(x, sec) : -2;
+        int h = sec->name && strcmp(sec->name, "default") ? host_of(x, sec) : -3;
         if (h == -1)
             return -1;
         hk_behave *b = &s->behave[s->nbehave++];
         if (read_behave(x, sec, b) < 0)
             return -1;
-        if (h == -2)
+        if (h == -3)
             def = s->nbehave - 1;
-        else if (s->host_behave[h] >= 0)
-            return hk_err_set(x->err, x->c->file, sec->line, sec->col, "mirror %s described "
-                              "twice: expected one section per mirror", sec->name);
-        else
+        else if (h >= 0)
             s->host_behave[h] = s->nbehave - 1;
     }
     for (int h = 0; h < s->cl->nhosts; h++) {
         if (s->host_behave[h] < 0 && def < 0)
-            return hk_err_set(x->err, x->c->file, 1, 1, "mirror %s has no behaviour: expected "
-                              "a 'mirror %s { service = ... }' or 'mirror default { ... }' "
-                              "section", s->cl->hosts[h].name, s->cl->hosts[h].name);
+            return hk_err_set(x->err, x->c->file, s->cl->hosts[h].line, s->cl->hosts[h].col,
+                              "mirror %s has no behaviour: expected a 'mirror %s { service = "
+                              "... }' or 'mirror default { ... }' section (hasim init writes "
+                              "them from a SHOW AGENT STATUS)", s->cl->hosts[h].name,
+                              s->cl->hosts[h].name);
         if (s->host_behave[h] < 0)
             s->host_behave[h] = def;
     }
     return 0;
 }
 
-static int fault_kind(ctx *x, const hk_entry *e, hk_fault *f)
-{
-    static const struct { const char *n; hk_fault_kind k; int arg; } kinds[] = {
-        {"down", HK_FAULT_DOWN, 0}, {"hang", HK_FAULT_HANG, 0}, {"slow", HK_FAULT_SLOW, 1},
-        {"errors", HK_FAULT_ERRORS, 1}, {"partition", HK_FAULT_PARTITION, 0},
-        {"flap", HK_FAULT_FLAP, 2}};
-    const char *v = e->value;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        size_t n = strlen(kinds[k].n);
-        if (strncmp(v, kinds[k].n, n) || (v[n] && v[n] != '('))
-            continue;
-        f->kind = kinds[k].k;
-        if (!kinds[k].arg)
-            return v[n] ? hk_err_set(x->err, x->c->file, e->vline, e->vcol + (int)n,
-                                     "kind %s: expected no argument", kinds[k].n) : 0;
-        char arg[64] = "";
-        const char *close = strchr(v, ')');
-        if (v[n] != '(' || !close || close[1] || close - v - (long)n - 1 >= 63)
-            return hk_err_set(x->err, x->c->file, e->vline, e->vcol + (int)n, "kind %s: "
-                              "expected %s(%s)", kinds[k].n, kinds[k].n,
-                              kinds[k].arg == 2 ? "PERIOD" : kinds[k].k == HK_FAULT_SLOW
-                              ? "FACTOR" : "P");
-        memcpy(arg, v + n + 1, (size_t)(close - v - (long)n - 1));
-        if (kinds[k].arg == 2) {
-            int bad;
-            const char *w;
-            if (hk_time_parse(arg, HK_SEC, &f->period_us, &bad, &w) < 0 || f->period_us <= 0)
-                return hk_err_set(x->err, x->c->file, e->vline, e->vcol + (int)n + 1,
-                                  "flap: expected a positive period, got '%s'", arg);
-            return 0;
-        }
-        int bad;
-        const char *w;
-        int slow = f->kind == HK_FAULT_SLOW;
-        int okv = hk_real_parse(arg, slow ? 1e-6 : 0, slow ? 1e6 : 1, &f->x, &bad, &w) == 0;
-        return okv ? 0 : hk_err_set(x->err, x->c->file, e->vline, e->vcol + (int)n + 1 + bad,
-                                    "%s: expected %s, got '%s'", kinds[k].n,
-                                    slow ? "a factor from 0.000001 to 1000000"
-                                    : "a probability between 0 and 1", arg);
-    }
-    return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "kind: expected down, hang, "
-                      "slow(FACTOR), errors(P), partition or flap(PERIOD), got '%s'", v);
-}
-
-static int read_fault(ctx *x, const hk_section *sec, hk_fault *f)
-{
-    static const char *keys[] = {"at", "for", "kind", NULL};
-    if (keys_known(x, sec, keys, "at, for or kind") < 0 || (f->host = host_of(x, sec)) < 0)
-        return -1;
-    f->line = sec->line;
-    f->for_us = -1;
-    const hk_entry *at = hk_sec_last(sec, "at"), *fo = hk_sec_last(sec, "for"),
-                   *ki = hk_sec_last(sec, "kind");
-    if (!at || !ki)
-        return hk_err_set(x->err, x->c->file, sec->line, sec->col, "fault %s: expected 'at = "
-                          "TIME' and 'kind = ...'", sec->name);
-    if (hk_conf_time(x->c, at, HK_SEC, &f->at_us, x->err) < 0 ||
-        (fo && hk_conf_time(x->c, fo, HK_SEC, &f->for_us, x->err) < 0))
-        return -1;
-    return fault_kind(x, ki, f);
-}
-
 static int read_faults(ctx *x)
 {
-    for (int i = 0; i < x->c->n; i++)
-        if (!strcmp(x->c->s[i].type, "fault") &&
-            read_fault(x, &x->c->s[i], &x->s->faults[x->s->nfaults++]) < 0)
+    for (int i = 0; i < x->c->n; i++) {
+        const hk_section *sec = &x->c->s[i];
+        if (strcmp(sec->type, "fault"))
+            continue;
+        int h = host_of(x, sec);
+        if (h == -1)
             return -1;
+        if (h < 0)
+            continue;
+        hk_fault *f = &x->s->faults[x->s->nfaults];
+        if (hk_fault_read(x->c, sec, h, f, x->err) < 0)
+            return -1;
+        if (f->at_us >= x->s->wl.duration_us)
+            return hk_err_set(x->err, x->c->file, sec->line, sec->col, "fault %s at %.3f s: "
+                              "expected a start within the run (duration %.3f s)", sec->name,
+                              (double)f->at_us / 1e6, (double)x->s->wl.duration_us / 1e6);
+        x->s->nfaults++;
+    }
     return 0;
+}
+
+/* ---- workload --------------------------------------------------------- */
+
+static int read_table(ctx *x, const hk_section *sec)
+{
+    hk_workload *w = &x->s->wl;
+    const hk_entry *e = hk_sec_last(sec, "table");
+    if (!e)
+        return 0;
+    w->table_set = 1;
+    const hk_table *t = hk_cluster_find_table(x->s->cl, e->value);
+    const hk_refused *r = t ? NULL : hk_cluster_find_refused(x->s->cl, e->value);
+    if (r) {
+        *x->err = r->why;
+        char m[HK_ERR_MSG];
+        snprintf(m, sizeof m, "table '%s' (the workload's) is not served: %s", r->name,
+                 r->why.msg);
+        snprintf(x->err->msg, sizeof x->err->msg, "%s", m);
+        return -1;
+    }
+    if (!t && strcmp(e->value, "all"))
+        return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "table: expected a "
+                          "distributed table of this scenario or 'all', got '%s'", e->value);
+    w->table = t ? (int)(t - x->s->cl->tables) : -1;
+    return 0;
+}
+
+/* table_map = LOGNAME=CONFIGNAME, ...: a trace's table names onto the config's. */
+static int read_tmap(ctx *x, const hk_section *sec)
+{
+    const hk_entry *e = hk_sec_last(sec, "table_map");
+    hk_workload *w = &x->s->wl;
+    for (const char *p = e ? e->value : ""; *p;) {
+        p += strspn(p, " \t,");
+        size_t k = strcspn(p, " \t,");
+        if (!k)
+            break;
+        const char *eq = memchr(p, '=', k);
+        int col = e->vcol + (int)(p - e->value);
+        if (!eq || eq == p || eq + 1 == p + k || (size_t)(eq - p) >= 128 ||
+            (size_t)(p + k - eq - 1) >= 128 || w->ntmap == HK_TMAP_MAX)
+            return hk_err_set(x->err, x->c->file, e->vline, col, "table_map: expected up to %d "
+                              "pairs LOGNAME=TABLE (names under 128 characters)", HK_TMAP_MAX);
+        snprintf(w->tmap[w->ntmap][0], 128, "%.*s", (int)(eq - p), p);
+        snprintf(w->tmap[w->ntmap][1], 128, "%.*s", (int)(p + k - eq - 1), eq + 1);
+        if (!hk_cluster_find_table(x->s->cl, w->tmap[w->ntmap][1]))
+            return hk_err_set(x->err, x->c->file, e->vline, col + (int)(eq - p) + 1, "table_map: "
+                              "expected a distributed table of the config, got '%s'",
+                              w->tmap[w->ntmap][1]);
+        w->ntmap++;
+        p += k;
+    }
+    return 0;
+}
+
+static int read_load(ctx *x, const hk_section *sec)
+{
+    hk_workload *w = &x->s->wl;
+    const hk_entry *e = hk_sec_last(sec, "arrivals"), *c = hk_sec_last(sec, "clients");
+    if (e && c)
+        return hk_err_set(x->err, x->c->file, c->line, c->col, "workload: expected either "
+                          "'arrivals' (open loop) or 'clients' (closed loop), not both");
+    if (!e && !c)
+        return hk_err_set(x->err, x->c->file, sec->line, sec->col, "workload: expected "
+                          "'arrivals = poisson(200/s)' (or constant, onoff, diurnal, trace), or "
+                          "'clients = N' with 'think = DIST'");
+    if (c) {
+        long long n;
+        if (hk_conf_int(x->c, c, 1, HK_CLIENTS_MAX, &n, x->err) < 0)
+            return -1;
+        w->clients = (int)n;
+        const hk_entry *t = hk_sec_last(sec, "think");
+        return get_dist(x, t ? t : &(hk_entry){"think", "0", c->line, c->col, c->vline, c->vcol},
+                        &w->think);
+    }
+    if (hk_sec_last(sec, "think")) {
+        const hk_entry *t = hk_sec_last(sec, "think");
+        return hk_err_set(x->err, x->c->file, t->line, t->col, "think: expected only with "
+                          "'clients = N' (closed loop)");
+    }
+    int bad;
+    char what[200];
+    if (hk_arrivals_parse(e->value, &w->arr, &bad, what, sizeof what) < 0)
+        return hk_err_set(x->err, x->c->file, e->vline, e->vcol + bad, "arrivals: expected %s",
+                          what);
+    return 0;
+}
+
+static int no_tables(ctx *x)
+{
+    const hk_cluster *cl = x->s->cl;
+    if (cl->nrefused) { /* every table refused: the first reason, where it is */
+        *x->err = cl->refused[0].why;
+        char m[HK_ERR_MSG];
+        snprintf(m, sizeof m, "no distributed table is served; table '%s': %s",
+                 cl->refused[0].name, cl->refused[0].why.msg);
+        snprintf(x->err->msg, sizeof x->err->msg, "%s", m);
+        return -1;
+    }
+    return hk_err_set(x->err, x->c->file, 1, 1, "expected at least one table with "
+                      "'type = distributed' and agents");
 }
 
 static int read_workload(ctx *x)
@@ -201,40 +283,48 @@ static int read_workload(ctx *x)
     w->masters = 1;
     w->table = x->s->cl->ntables > 0 ? 0 : -1;
     w->duration_us = 60 * HK_SEC;
+    if (x->s->cl->ntables == 0)
+        return no_tables(x);
     const hk_section *sec = hk_conf_find(x->c, "workload", NULL);
     if (!sec)
         return hk_err_set(x->err, x->c->file, 1, 1, "expected a 'workload { arrivals = "
                           "poisson(100/s) duration = 10m }' section");
-    static const char *keys[] = {"arrivals", "duration", "masters", "table", NULL};
-    if (keys_known(x, sec, keys, "arrivals, duration, masters or table") < 0)
+    static const char *const keys[] = {"arrivals", "clients", "think", "duration", "masters",
+                                       "table", "table_map", NULL};
+    if (keys_known(x, sec, keys, "arrivals, clients, think, duration, masters, table or "
+                   "table_map") < 0 || read_load(x, sec) < 0)
         return -1;
-    const hk_entry *e = hk_sec_last(sec, "arrivals");
-    if (!e)
-        return hk_err_set(x->err, x->c->file, sec->line, sec->col, "workload: expected "
-                          "'arrivals = poisson(200/s)' (or constant, onoff, diurnal, trace)");
-    int bad;
-    char what[200];
-    if (hk_arrivals_parse(e->value, &w->arr, &bad, what, sizeof what) < 0)
-        return hk_err_set(x->err, x->c->file, e->vline, e->vcol + bad, "arrivals: expected %s",
-                          what);
-    if ((e = hk_sec_last(sec, "duration")) && hk_conf_time(x->c, e, HK_SEC, &w->duration_us,
-                                                          x->err) < 0)
-        return -1;
+    const hk_entry *e;
+    if ((e = hk_sec_last(sec, "duration")) &&
+        (hk_conf_time(x->c, e, HK_SEC, &w->duration_us, x->err) < 0 || w->duration_us <= 0))
+        return w->duration_us <= 0 ? hk_err_set(x->err, x->c->file, e->vline, e->vcol,
+                                                "duration: expected a positive time") : -1;
     long long m = 1;
     if ((e = hk_sec_last(sec, "masters")) && hk_conf_int(x->c, e, 1, 1024, &m, x->err) < 0)
         return -1;
     w->masters = (int)m;
-    if ((e = hk_sec_last(sec, "table"))) {
-        const hk_table *t = hk_cluster_find_table(x->s->cl, e->value);
-        if (!t && strcmp(e->value, "all"))
-            return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "table: expected a "
-                              "distributed table of this scenario or 'all', got '%s'", e->value);
-        w->table = t ? (int)(t - x->s->cl->tables) : -1;
+    return read_table(x, sec) < 0 || read_tmap(x, sec) < 0 ? -1 : 0;
+}
+
+/* ---- sim -------------------------------------------------------------- */
+
+static int read_start(ctx *x, const hk_entry *e)
+{
+    int bad;
+    const char *what;
+    long long v;
+    if (!strcmp(e->value, "trace")) {
+        x->s->start_us = HK_START_TRACE;
+        return 0;
     }
-    if (x->s->cl->ntables == 0)
-        return hk_err_set(x->err, x->c->file, 1, 1, "expected at least one table with "
-                          "'type = distributed' and agents");
-    return 0;
+    if (hk_int_parse(e->value, 0, 7258118400LL, &v, &bad, &what) == 0) { /* epoch seconds */
+        x->s->start_us = v * HK_SEC;
+        return 0;
+    }
+    if (hk_iso_parse(e->value, &x->s->start_us, &bad, &what) == 0)
+        return 0;
+    return hk_err_set(x->err, x->c->file, e->vline, e->vcol + bad, "start: expected %s, epoch "
+                      "seconds, or 'trace', got '%s'", what, e->value);
 }
 
 static int read_sim(ctx *x)
@@ -244,11 +334,13 @@ static int read_sim(ctx *x)
     s->replications = 1;
     s->variant = HK_VAR_MANTICORE;
     s->strategy = -1;
+    s->start_us = 0;
     const hk_section *sec = hk_conf_find(x->c, "sim", NULL);
     if (!sec)
         return 0;
-    static const char *keys[] = {"seed", "replications", "variant", "strategy", "config", NULL};
-    if (keys_known(x, sec, keys, "seed, replications, variant, strategy or config") < 0)
+    static const char *const keys[] = {"seed", "replications", "variant", "strategy", "config",
+                                       "start", NULL};
+    if (keys_known(x, sec, keys, "seed, replications, variant, strategy, config or start") < 0)
         return -1;
     const hk_entry *e;
     long long v;
@@ -266,8 +358,11 @@ static int read_sim(ctx *x)
         return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "variant: expected one of %s, "
                           "got '%s'", hk_variant_names(), e->value);
     if ((e = hk_sec_last(sec, "strategy")) && (s->strategy = hk_strat_find(e->value)) < 0)
-        return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "strategy: expected random, "
-                          "roundrobin, nodeads or noerrors, got '%s'", e->value);
+        return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "strategy: expected %s, got "
+                          "'%s'", hk_strat_names(), e->value);
+    if ((e = hk_sec_last(sec, "start")) && read_start(x, e) < 0)
+        return -1;
+    s->start_given = e != NULL;
     return 0;
 }
 
@@ -275,6 +370,27 @@ const hk_entry *hk_scn_config_entry(const hk_conf *scn)
 {
     const hk_section *sec = hk_conf_find(scn, "sim", NULL);
     return sec ? hk_sec_last(sec, "config") : NULL;
+}
+
+int hk_scn_variant_of(const hk_conf *scn)
+{
+    const hk_section *sec = hk_conf_find(scn, "sim", NULL);
+    const hk_entry *e = sec ? hk_sec_last(sec, "variant") : NULL;
+    return e ? hk_variant_find(e->value) : HK_VAR_MANTICORE;
+}
+
+hk_dialect hk_dialect_of(int variant)
+{
+    return variant == HK_VAR_SPHINX2 ? HK_DIALECT_SPHINX2 : HK_DIALECT_MANTICORE;
+}
+
+int hk_scn_table_of(const hk_scn *s, const char *name)
+{
+    for (int i = 0; i < s->wl.ntmap; i++)
+        if (!strcmp(s->wl.tmap[i][0], name))
+            name = s->wl.tmap[i][1];
+    const hk_table *t = hk_cluster_find_table(s->cl, name);
+    return t ? (int)(t - s->cl->tables) : -1;
 }
 
 static int count_sections(const hk_conf *c, const char *type)
@@ -285,15 +401,25 @@ static int count_sections(const hk_conf *c, const char *type)
     return n;
 }
 
-int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_scn **out, hk_err *err,
-                 hk_warns *warns)
+static int check_types(const hk_conf *scn, const hk_conf *tables, hk_err *err)
 {
+    if (hk_conf_check_types(scn, scn_sections, err) < 0)
+        return -1;
+    return tables && tables != scn ? hk_conf_check_types(tables, hk_conf_sections, err) : 0;
+}
+
+int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_dialect d, hk_scn **out,
+                 hk_err *err, hk_warns *warns)
+{
+    if (check_types(scn, tables, err) < 0)
+        return -1;
     hk_scn *s = calloc(1, sizeof *s);
     if (!s)
         return hk_err_set(err, scn->file, 0, 0, "out of memory");
-    ctx x = {scn, s, err};
+    ctx x = {scn, s, err, warns};
     s->file = strdup(scn->file);
-    if (hk_cluster_from_conf(tables ? tables : scn, &s->cl, err, warns) < 0)
+    /* the scenario's own searchd {} keys override those of a named config */
+    if (!s->file || hk_cluster_from_conf(tables ? tables : scn, scn, d, &s->cl, err, warns) < 0)
         goto fail;
     s->behave = calloc((size_t)count_sections(scn, "mirror") + 1, sizeof *s->behave);
     s->faults = calloc((size_t)count_sections(scn, "fault") + 1, sizeof *s->faults);
@@ -304,10 +430,8 @@ int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_scn **out, hk_err
     }
     for (int h = 0; h < s->cl->nhosts; h++)
         s->host_behave[h] = -1;
-    /* the scenario's own searchd {} keys override those of a named config */
-    if ((tables && tables != scn && hk_settings_apply(scn, &s->cl->set, err) < 0) ||
-        read_sim(&x) < 0 ||
-        read_workload(&x) < 0 || read_mirrors(&x) < 0 || read_faults(&x) < 0)
+    if (read_sim(&x) < 0 || read_workload(&x) < 0 || read_mirrors(&x) < 0 ||
+        read_faults(&x) < 0)
         goto fail;
     *out = s;
     return 0;
@@ -324,56 +448,11 @@ void hk_scn_free(hk_scn *s)
         hk_dist_free(s->behave[i].rtt);
         hk_dist_free(s->behave[i].service);
     }
+    hk_dist_free(s->wl.think);
     free(s->behave);
     free(s->faults);
     free(s->host_behave);
     hk_cluster_free(s->cl);
     free(s->file);
     free(s);
-}
-
-hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t, double *x)
-{
-    for (int i = 0; i < s->nfaults; i++) {
-        const hk_fault *f = &s->faults[i];
-        if (f->host != host || t < f->at_us || (f->for_us >= 0 && t >= f->at_us + f->for_us))
-            continue;
-        if (f->kind == HK_FAULT_FLAP) {
-            if ((t - f->at_us) % f->period_us >= f->period_us / 2)
-                continue;
-            return HK_FAULT_DOWN;
-        }
-        *x = f->x;
-        return f->kind;
-    }
-    return HK_FAULT_NONE;
-}
-
-const char *hk_fault_name(hk_fault_kind k)
-{
-    static const char *n[] = {"none", "down", "hang", "slow", "errors", "partition", "flap"};
-    return n[k];
-}
-
-int64_t hk_scn_fault_cut(const hk_scn *s, int host, int64_t from, int64_t to, hk_fault_kind *kind)
-{
-    int64_t best = -1;
-    for (int i = 0; i < s->nfaults; i++) {
-        const hk_fault *f = &s->faults[i];
-        if (f->host != host || (f->kind != HK_FAULT_DOWN && f->kind != HK_FAULT_HANG &&
-                                f->kind != HK_FAULT_FLAP))
-            continue;
-        int64_t t = f->at_us;
-        if (f->kind == HK_FAULT_FLAP && t <= from) { /* the next down half-period after from */
-            int64_t k = (from - f->at_us) / f->period_us + 1;
-            t = f->at_us + k * f->period_us;
-        }
-        if (t <= from || t > to || (f->for_us >= 0 && t >= f->at_us + f->for_us))
-            continue;
-        if (best < 0 || t < best) {
-            best = t;
-            *kind = f->kind == HK_FAULT_HANG ? HK_FAULT_HANG : HK_FAULT_DOWN;
-        }
-    }
-    return best;
 }

@@ -1,8 +1,10 @@
-/* hk_scn: a scenario — a config's distributed tables plus how each mirror
- * behaves (`mirror host:port {}` / `mirror default {}`), faults on a timeline
- * (`fault host:port {}`), the workload (`workload {}`) and run options
- * (`sim {}`). Parsed from hk_conf values; files named inside (a real config,
- * empirical samples, a trace) are read by the caller, not here. */
+/* hk_scn: a scenario — a config's distributed tables (read in the dialect of
+ * the variant being run) plus how each mirror behaves (`mirror host:port {}` /
+ * `mirror default {}`), faults on a timeline (`fault host:port {}`, hk_fault.c),
+ * the workload (`workload {}`: open-loop arrivals, or closed-loop clients) and
+ * run options (`sim {}`). Parsed from hk_conf values; files named inside (a
+ * real config, empirical samples, a trace) are read by the caller, not here.
+ * Unknown sections and keys are errors that name the nearest known one. */
 #ifndef HK_SCN_H
 #define HK_SCN_H
 
@@ -22,25 +24,36 @@ typedef struct hk_fault {
     hk_fault_kind kind;
     double x;                    /* slow factor, error probability */
     int64_t period_us;           /* flap: down for the first half of each period */
-    int line;
+    int line, col;
 } hk_fault;
 
 typedef struct hk_behave {
-    char name[HK_HOST_MAX + 8];  /* "default" or host:port */
+    char name[HK_HOST_MAX + 16]; /* "default" or host:port */
     hk_dist *rtt;                /* master<->mirror round trip */
     hk_dist *service;            /* time to execute one query */
     int threads;                 /* workers; 0 = no queueing */
     double errors;               /* probability of an ERROR reply */
     double warnings;             /* probability of a reply with a warning */
+    double refuse;               /* probability that a connect is refused */
     int line;
 } hk_behave;
 
+#define HK_CLIENTS_MAX 1000000
+#define HK_TMAP_MAX 64
+
 typedef struct hk_workload {
-    hk_arrivals arr;
+    hk_arrivals arr;             /* open loop (clients == 0) */
+    int clients;                 /* closed loop: each client waits for its answer */
+    hk_dist *think;              /* closed loop: from an answer to that client's next query */
     int64_t duration_us;
     int masters;
     int table;                   /* index into cl->tables; -1 = every table in turn */
+    int table_set;               /* `table =` given: it overrides a trace's own tables */
+    int ntmap;                   /* table_map: a trace's table name -> a config table */
+    char tmap[HK_TMAP_MAX][2][128];
 } hk_workload;
+
+#define HK_START_TRACE (-1)      /* sim { start = trace }: the trace's first timestamp */
 
 typedef struct hk_scn {
     char *file;
@@ -52,6 +65,9 @@ typedef struct hk_scn {
     hk_fault *faults;
     hk_workload wl;
     uint64_t seed;
+    int64_t start_us;            /* simulated time 0 in µs since the epoch (karma blocks are
+                                    numbered from the epoch, as searchd numbers them) */
+    int start_given;             /* sim { start = } was written */
     int replications;
     int variant;                 /* hk_variant_id */
     int strategy;                /* -1 = as configured; else overrides every line */
@@ -60,11 +76,20 @@ typedef struct hk_scn {
 
 /* The sim { config = ... } entry, or NULL. */
 const hk_entry *hk_scn_config_entry(const hk_conf *scn);
+/* The variant named in sim { variant = }, or the default; -1 if it names none. */
+int hk_scn_variant_of(const hk_conf *scn);
+/* The config dialect a variant's searchd reads. */
+hk_dialect hk_dialect_of(int variant);
 /* Build from the scenario conf; tables come from `tables` (or scn when NULL),
  * and the scenario's own searchd {} keys override the config's. */
-int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_scn **out, hk_err *err,
-                 hk_warns *warns);
+int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_dialect d, hk_scn **out,
+                 hk_err *err, hk_warns *warns);
 void hk_scn_free(hk_scn *s);
+/* The config table a trace's table name stands for (table_map applied); -1 if none. */
+int hk_scn_table_of(const hk_scn *s, const char *name);
+
+/* hk_fault.c: reading `fault` sections and the timeline they make. */
+int hk_fault_read(const hk_conf *c, const hk_section *sec, int host, hk_fault *f, hk_err *err);
 /* Fault in force on host at t (HK_FAULT_NONE if none); *x gets its parameter. */
 hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t_us, double *x);
 const char *hk_fault_name(hk_fault_kind k);

@@ -215,6 +215,8 @@ int hk_strat_find(const char *value)
 
 const hk_strat_ops *hk_strat_get(int id) { return &ops[id >= 0 && id < HK_STRAT_N ? id : 0]; }
 
+const char *hk_strat_names(void) { return "random, roundrobin, nodeads or noerrors"; }
+
 /* ---- line lifecycle --------------------------------------------------- */
 
 hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
@@ -233,7 +235,9 @@ hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
     l->dirty = calloc((size_t)n, sizeof *l->dirty);
     l->isdirty = calloc((size_t)n, 1);
     l->subs = calloc((size_t)n, sizeof(hk_line_sub));
+    l->outstanding = calloc((size_t)n, sizeof *l->outstanding);
     if (!l->dash || !l->w || !l->timers || !l->dirty || !l->isdirty || !l->subs ||
+        !l->outstanding ||
         hk_stree_init(&l->tree, n) < 0) {
         hk_line_free(l);
         return NULL;
@@ -263,6 +267,7 @@ void hk_line_free(hk_line *l)
     free(l->timers);
     free(l->dirty);
     free(l->isdirty);
+    free(l->outstanding);
     hk_stree_free(&l->tree);
     free(l);
 }
@@ -281,4 +286,18 @@ void hk_line_probs(hk_line *l, int64_t now_us, double *p)
         return;
     }
     hk_strat_get(l->strat)->probs(l, now_us, p);
+}
+
+void hk_line_begin(hk_line *l, int i, int64_t now_us)
+{
+    (void)now_us;
+    l->outstanding[i]++;
+}
+
+void hk_line_end(hk_line *l, int i, int64_t now_us, int ok, int64_t latency_us)
+{
+    (void)now_us;
+    (void)ok;
+    (void)latency_us;
+    l->outstanding[i]--;
 }

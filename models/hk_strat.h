@@ -30,6 +30,7 @@ typedef struct hk_line {
     int64_t last_block;          /* per-period variants: block of the last recompute */
     uint64_t rr;                 /* roundrobin counter */
     uint64_t recalcs;            /* weight recomputations done */
+    int *outstanding;            /* per mirror: attempts in flight from this master */
     int64_t *timers;             /* scratch: per-mirror timers */
     /* health strategies' cache: class keys and weights in a segment tree */
     hk_stree tree;
@@ -50,11 +51,18 @@ typedef struct hk_strat_ops {
 /* Strategy by name, prefix-matched as searchd does ("nodeadstm" = nodeads); -1 if none. */
 int hk_strat_find(const char *value);
 const hk_strat_ops *hk_strat_get(int id);
+/* "random, roundrobin, nodeads or noerrors" — every name, for messages. */
+const char *hk_strat_names(void);
 
 hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var);
 void hk_line_free(hk_line *l);
 int hk_line_choose(hk_line *l, int64_t now_us, gsl_rng *r);
 void hk_line_probs(hk_line *l, int64_t now_us, double *p);
+/* An attempt on mirror i starts; it ends with ok (a usable reply) after latency_us. The
+ * master's view of what is outstanding and how fast each mirror answers, for the strategies
+ * that need it (searchd's do not). Every attempt that begins must end. */
+void hk_line_begin(hk_line *l, int i, int64_t now_us);
+void hk_line_end(hk_line *l, int i, int64_t now_us, int ok, int64_t latency_us);
 
 /* Exposed for tests: the per-mirror timer the variant feeds to the weights. */
 int64_t hk_strat_timer(const hk_variant *v, const hk_block *window);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,4 +132,75 @@ int hk_real_parse(const char *s, double min, double max, double *out, int *bad,
     }
     *out = v;
     return 0;
+}
+
+int64_t hk_days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* n digits at s[*i] into *v; -1 if they are not all digits. */
+static int digits(const char *s, int *i, int n, int *v)
+{
+    *v = 0;
+    for (int k = 0; k < n; k++, (*i)++) {
+        if (!isdigit((unsigned char)s[*i]))
+            return -1;
+        *v = *v * 10 + (s[*i] - '0');
+    }
+    return 0;
+}
+
+int hk_iso_parse(const char *s, int64_t *us, int *bad, const char **what)
+{
+    int i = skip_sp(s, 0), y, mo, d, h, mi, se, frac = 0, scale = 1000000;
+    static const char *fmt = "a UTC time like 2026-12-02T10:00:00Z (years 1970 to 2200)";
+    *what = fmt;
+    *bad = i;
+    if (digits(s, &i, 4, &y) < 0 || s[i++] != '-' || digits(s, &i, 2, &mo) < 0 ||
+        s[i++] != '-' || digits(s, &i, 2, &d) < 0 || (s[i] != 'T' && s[i] != ' '))
+        return -1;
+    i++;
+    if (digits(s, &i, 2, &h) < 0 || s[i++] != ':' || digits(s, &i, 2, &mi) < 0 ||
+        s[i++] != ':' || digits(s, &i, 2, &se) < 0)
+        return -1;
+    if (s[i] == '.')
+        for (i++; isdigit((unsigned char)s[i]); i++)
+            if (scale > 1) {
+                scale /= 10;
+                frac += (s[i] - '0') * scale;
+            }
+    if (s[i] == 'Z')
+        i++;
+    i = skip_sp(s, i);
+    if (s[i] || y < 1970 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
+        mi > 59 || se > 60) {
+        *bad = i;
+        return -1;
+    }
+    int64_t days = hk_days_from_civil(y, mo, d);
+    *us = ((days * 86400 + h * 3600 + mi * 60 + se) * 1000000) + frac;
+    return 0;
+}
+
+const char *hk_iso_format(int64_t us, char *buf, int n)
+{
+    int64_t secs = us >= 0 ? us / 1000000 : -((-us + 999999) / 1000000);
+    int ms = (int)((us - secs * 1000000) / 1000);
+    int64_t z = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+    int64_t rem = secs - z * 86400;
+    z += 719468; /* civil from days (Howard Hinnant's algorithm) */
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097, doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+    int d = (int)(doy - (153 * mp + 2) / 5 + 1), m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    int64_t y = yoe + era * 400 + (m <= 2);
+    snprintf(buf, (size_t)n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", (int)y, m, d,
+             (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60), ms);
+    return buf;
 }

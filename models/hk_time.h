@@ -26,4 +26,12 @@ int hk_int_parse(const char *s, long long min, long long max, long long *out, in
 int hk_real_parse(const char *s, double min, double max, double *out, int *bad,
                   const char **what);
 
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian, m 1..12). */
+int64_t hk_days_from_civil(int64_t y, int m, int d);
+/* "2026-12-02T10:00:00Z" (optional .fff fraction; 'T' or ' '; 'Z' or nothing = UTC) into
+ * microseconds since the epoch; years 1970..2200. Same error contract. */
+int hk_iso_parse(const char *s, int64_t *us, int *bad, const char **what);
+/* The inverse, "2026-12-02T10:00:00.000Z", into a caller buffer (at least 32 bytes). */
+const char *hk_iso_format(int64_t us, char *buf, int n);
+
 #endif

@@ -85,7 +85,7 @@ void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *tit
     int n;
     hk_rep_row *rows = rl_master_rows(m, &n);
     if (rows)
-        hk_rep_mirror_table(out, rows, n);
+        hk_rep_mirror_table(out, rows, n, 48);
     free(rows);
     fprintf(out, "queries: %" PRIu64 " finished (ok %" PRIu64 ", partial %" PRIu64 ", failed %"
             PRIu64 ", cancelled %" PRIu64 "), %" PRIu64 " not sent, %" PRIu64 " for unknown "

@@ -351,7 +351,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
         snprintf(lv.self, sizeof lv.self, "%s", self);
     if (!realpath(o.scenario, lv.scn))
         snprintf(lv.scn, sizeof lv.scn, "%s", o.scenario);
-    if (hk_scn_load(o.scenario, &lv.L, &e) < 0) {
+    if (hk_scn_load(o.scenario, 1, &lv.L, &e) < 0) {
         rl_print_err("hareal live", &e);
         return RL_EXIT_INPUT;
     }
@@ -365,7 +365,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     struct sockaddr_in *addr = calloc((size_t)s->cl->nhosts + 1, sizeof *addr);
     rc = RL_EXIT_RUN;
     if (o.c.trace) {
-        if (hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, &e) < 0) {
+        if (hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, NULL, &e) < 0) {
             rl_print_err("hareal live", &e);
             rc = RL_EXIT_INPUT;
             goto out;
@@ -412,7 +412,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
         if (o.compare && rl_compare_sim(lv.self, lv.scn, o.c.out, &o, dur, seed, variant) < 0)
             rc = RL_EXIT_RUN;
         char msg[512];
-        if (o.c.plot && hk_plot_run(o.c.out, 0, msg, sizeof msg) < 0)
+        if (o.c.plot && hk_plot_run(o.c.out, 0, NULL, msg, sizeof msg) < 0)
             fprintf(stderr, "hareal live: %s\n", msg);
         printf("files: %s/\n", o.c.out);
     }

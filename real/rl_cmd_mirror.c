@@ -100,7 +100,7 @@ int rl_cmd_mirror(int argc, char **argv)
     hk_loaded L = {0};
     hk_err e;
     if (o.scenario) {
-        if (hk_scn_load(o.scenario, &L, &e) < 0) {
+        if (hk_scn_load(o.scenario, 1, &L, &e) < 0) {
             rl_print_err("hareal mirror", &e);
             return RL_EXIT_INPUT;
         }

@@ -71,8 +71,8 @@ static int parse(int argc, char **argv, ropts *o)
 }
 
 /* A config, or a scenario (whose sim { config = } is followed). */
-static int load_cluster(const char *path, hk_conf **c, hk_conf **tables, hk_cluster **cl,
-                        char **text, hk_err *e, hk_warns *w)
+static int load_cluster(const char *path, hk_dialect d, hk_conf **c, hk_conf **tables,
+                        hk_cluster **cl, char **text, hk_err *e, hk_warns *w)
 {
     size_t len;
     if (hk_file_read(path, text, &len, e) < 0 || hk_conf_parse(*text, len, path, c, e) < 0)
@@ -89,8 +89,16 @@ static int load_cluster(const char *path, hk_conf **c, hk_conf **tables, hk_clus
         if (rc < 0)
             return -1;
     }
-    if (hk_cluster_from_conf(*tables ? *tables : *c, cl, e, w) < 0)
+    if (hk_cluster_from_conf(*tables ? *tables : *c, *c, d, cl, e, w) < 0)
         return -1;
+    if ((*cl)->ntables == 0 && (*cl)->nrefused) { /* say why, where */
+        *e = (*cl)->refused[0].why;
+        char m[HK_ERR_MSG];
+        snprintf(m, sizeof m, "no distributed table is served; table '%s': %s",
+                 (*cl)->refused[0].name, (*cl)->refused[0].why.msg);
+        snprintf(e->msg, sizeof e->msg, "%s", m);
+        return -1;
+    }
     if ((*cl)->ntables == 0)
         return hk_err_set(e, path, 1, 1, "expected a table with 'type = distributed' and agents");
     return 0;
@@ -128,8 +136,8 @@ int rl_cmd_replay(int argc, char **argv)
     struct sockaddr_in *addr = NULL;
     char msg[600];
     rc = RL_EXIT_INPUT;
-    if (load_cluster(o.config, &c, &tables, &cl, &text, &e, &w) < 0 ||
-        hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, &e) < 0) {
+    if (load_cluster(o.config, hk_dialect_of(o.c.variant), &c, &tables, &cl, &text, &e, &w) < 0 ||
+        hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, NULL, &e) < 0) {
         rl_print_err("hareal replay", &e);
         goto done;
     }
@@ -165,7 +173,7 @@ int rl_cmd_replay(int argc, char **argv)
             hk_out_commit(&ro, &e);
         }
         hk_out_write_all(o.c.out, "scenario.txt", text, strlen(text), &e);
-        if (o.c.plot && hk_plot_run(o.c.out, 0, msg, sizeof msg) < 0)
+        if (o.c.plot && hk_plot_run(o.c.out, 0, NULL, msg, sizeof msg) < 0)
             fprintf(stderr, "hareal replay: %s\n", msg);
         printf("files: %s/\n", o.c.out);
     }

@@ -66,7 +66,8 @@ static int read_next(rl_drive *d)
         return rc == 1;
     }
     int64_t now = rl_now_us() - d->t0_us;
-    int64_t t = hk_arrivals_next(d->arr, d->have_next ? d->next.t_us : now, d->rng);
+    int ignored;
+    int64_t t = hk_arrivals_next(d->arr, d->have_next ? d->next.t_us : now, d->rng, &ignored);
     if (t < 0 || t >= d->duration_us)
         return 0;
     memset(&d->next, 0, sizeof d->next);

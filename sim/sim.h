@@ -2,40 +2,50 @@
  * decision a master makes — picks, karma blocks, dead marking, retries
  * budget — while the simulator adds only time and the mirrors' behaviour:
  * network round trips, a FCFS queue behind `threads` workers, injected
- * errors and the scenario's faults. One run = one scenario, one seed. */
+ * errors and the scenario's faults. The clock is µs since the Unix epoch
+ * (the run starts at the scenario's `start`), so karma blocks are numbered
+ * as searchd numbers them. One run = one scenario, one seed.
+ *   sim.c         set-up, the event loop, tear-down
+ *   sim_query.c   arrivals (open and closed loop), attempts, replies, retries
+ *   sim_period.c  pings, probability samples, karma periods, the timeline
+ *   sim_out.c     CSV rows; sim_report.c: what the run means */
 #ifndef SIM_H
 #define SIM_H
 
 #include <gsl/gsl_rng.h>
 #include <stdio.h>
+#include "hk_buf.h"
 #include "hk_fcfs.h"
 #include "hk_hist.h"
 #include "hk_scn.h"
 #include "hk_strat.h"
+#include "hk_tl.h"
 #include "sim_heap.h"
 
 typedef struct sim_opts {
     uint64_t seed;
     int variant;                 /* hk_variant_id */
     int strategy;                /* -1 = as configured */
-    int64_t duration_us;
+    int64_t duration_us;         /* 0 = the scenario's */
     FILE *periods;               /* periods.csv stream, or NULL */
     FILE *latency;               /* latency.csv stream, or NULL */
     FILE *queries;               /* queries.csv stream, or NULL */
+    void (*progress)(void *ctx, double frac);   /* told now and then how far the run is */
+    void *pctx;
 } sim_opts;
 
-/* Per master x line x mirror statistics. */
+/* Per master x line x mirror, this karma period. */
 typedef struct sim_mstat {
-    uint64_t q, err;             /* this period: attempts routed, failed */
-    hk_hist per;                 /* this period: attempt latency */
-    double psum;                 /* this period: sum of sampled probabilities */
+    uint64_t q, err;             /* attempts routed, failed */
+    hk_hist per;                 /* latency of the successful attempts */
+    double psum;                 /* sum of sampled probabilities */
     int pn;
-    double *prob, *share;        /* per period history (for convergence, readmission) */
 } sim_mstat;
 
 typedef struct sim_linst {
     hk_line *l;
     int table, line;
+    int series;                  /* its first series in the timeline */
     sim_mstat *ms;
 } sim_linst;
 
@@ -48,13 +58,13 @@ typedef struct sim_master {
 
 typedef struct sim_mirror {
     const hk_behave *b;
-    gsl_rng *rng;
+    gsl_rng *rng;                /* its own stream: common random numbers across runs */
     hk_fcfs workers;
     uint64_t served;
-    double busy_us;
+    double busy_us, busy_tail_us;   /* service time offered: all, in the last quarter */
 } sim_mirror;
 
-typedef struct sim_lstate {
+typedef struct sim_lstate {      /* one agent line of one query */
     int mirror, attempts, ev, blackhole;
     int64_t t_start, t_conn, connect_us, r2, t_done;
 } sim_lstate;
@@ -62,10 +72,10 @@ typedef struct sim_lstate {
 typedef struct sim_query {
     uint64_t id;
     int64_t t_arr, t_last;
-    int master, table, next_free;
+    int master, table, client, next_free;
     int pending;                 /* line events outstanding (blackholes included) */
     int waiting;                 /* lines the master waits for */
-    int failed, reported;
+    int failed;
 } sim_query;
 
 /* Totals per table x line x mirror (all masters), for the summary. */
@@ -89,15 +99,21 @@ typedef struct sim_world {
     sim_query *q;
     int nq, qfree;
     sim_lstate *lsbuf;
-    int64_t end_us;
-    int nperiods, period;        /* periods with history, current period index */
+    int64_t t0, end_us;          /* epoch µs: the run's start and end */
+    int64_t karma_us, sample_us;
+    int64_t b0;                  /* karma block of t0 (period 0) */
+    int nperiods, period;        /* periods of the run, the one being filled */
     uint64_t next_id, events;
     int64_t t_now;               /* time of the last event run */
-    uint64_t n_ok, n_partial, n_error;
-    hk_hist all, per_all;
+    uint64_t n_ok, n_partial, n_error, n_unknown;
+    hk_hist all, per_all;        /* latency of answered (ok and partial) queries */
     uint64_t per_ok, per_partial, per_err;
     sim_total **tot;             /* [line index][mirror] */
     double *probs;               /* scratch */
+    hk_tl tl;                    /* the fine timeline every analysis reads */
+    int64_t *first_after;        /* [fault][master]: first attempt after its end, µs since t0 */
+    hk_buf status;               /* SHOW AGENT STATUS of master 0 at the run's end */
+    int status_failed;
     int trace_failed;
 } sim_world;
 
@@ -106,8 +122,28 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o);
 int sim_run(sim_world *w);
 void sim_free(sim_world *w);
 
-/* Karma period length in microseconds. */
-int64_t sim_karma_us(const sim_world *w);
 int sim_strategy_of(const sim_world *w, int table, int line);
+/* µs since the run's start. */
+static inline int64_t sim_rel(const sim_world *w, int64_t t) { return t - w->t0; }
+
+/* sim_query.c */
+void sim_q_arrival(sim_world *w, int64_t now, int client, int table);
+void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose);
+void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k);
+void sim_q_done(sim_world *w, int64_t now, int qi, int k);
+void sim_q_start(sim_world *w);
+/* sim_period.c */
+void sim_p_ping(sim_world *w, int64_t now, int mi, int h);
+void sim_p_ping_done(sim_world *w, int64_t now, int mi, int h);
+void sim_p_sample(sim_world *w, int64_t now);
+void sim_p_close(sim_world *w, int64_t now);
+void sim_p_fold(sim_world *w);
+void sim_p_status(sim_world *w, int64_t now);
+void sim_p_start(sim_world *w);
+
+enum { EV_ARRIVAL = 1, EV_ATTEMPT, EV_MIRROR_IN, EV_DONE, EV_PING, EV_PING_DONE, EV_SAMPLE,
+       EV_PERIOD, EV_END };
+
+#define SIM_LS(w, qi) (&(w)->lsbuf[(size_t)(qi) * (size_t)(w)->maxlines])
 
 #endif

@@ -1,117 +1,80 @@
-/* sim_report: summaries, convergence and re-admission, end-of-run files. */
+/* sim_report: the analysis of a run, its words and its files. */
 #include "sim_report.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hk_buf.h"
 #include "hk_csv.h"
 #include "hk_file.h"
 #include "hk_report.h"
-#include "hk_status.h"
-#include "sim_out.h"
+#include "hk_time.h"
 
 static double ms(double us) { return us / 1000.0; }
 
-void sim_convergence(const sim_world *w, int mi, int i, sim_conv *c)
+/* Utilisation of each host over the last quarter: offered service / (workers x time). */
+static int utilisation(const sim_world *w, sim_result *r)
 {
-    const sim_linst *li = &w->m[mi].li[i];
-    int P = w->period, n = li->l->n, F = P / 4 > 0 ? P / 4 : 1;
-    memset(c, 0, sizeof *c);
-    c->single = n == 1;
-    if (c->single || P == 0) {
-        c->converged = 1;
-        return;
+    int n = w->s->cl->nhosts;
+    r->util = calloc((size_t)n + 1, sizeof *r->util);
+    r->work_ms = calloc((size_t)n + 1, sizeof *r->work_ms);
+    if (!r->util || !r->work_ms)
+        return -1;
+    double quarter_s = (double)(w->end_us - w->t0) / 4e6;
+    for (int h = 0; h < n; h++) {
+        const sim_mirror *m = &w->mir[h];
+        r->work_ms[h] = m->busy_tail_us / 1000.0 / quarter_s;
+        r->util[h] = m->workers.threads ? m->busy_tail_us / 1e6 / quarter_s / m->workers.threads
+                                        : NAN;
     }
-    int first = 0; /* earliest period from which every mirror stays within eps */
-    for (int j = 0; j < n; j++) {
-        const double *pr = li->ms[j].prob;
-        double mean = 0, lo = INFINITY, hi = -INFINITY;
-        for (int p = P - F; p < P; p++) {
-            mean += pr[p] / F;
-            lo = fmin(lo, pr[p]);
-            hi = fmax(hi, pr[p]);
-        }
-        c->amplitude = fmax(c->amplitude, hi - lo);
-        int p = P;
-        while (p > 0 && fabs(pr[p - 1] - mean) <= SIM_CONV_EPS)
-            p--;
-        if (p > first)
-            first = p;
-    }
-    /* converged only if the whole final window stays within eps */
-    c->converged = first <= P - F;
-    c->t_s = (double)first * (double)sim_karma_us(w) / 1e6;
+    return 0;
 }
 
-static int line_with_host(const sim_world *w, int h, int *mirror)
+int sim_analyse(const sim_world *w, sim_result *r)
 {
-    for (int i = 0; i < w->nli; i++) {
-        const hk_line *l = w->m[0].li[i].l;
-        const hk_table *t = &w->s->cl->tables[w->m[0].li[i].table];
-        const hk_line_conf *lc = &t->lines[w->m[0].li[i].line];
-        for (int j = 0; j < l->n; j++)
-            if (lc->host[j] == h) {
-                *mirror = j;
-                return i;
-            }
-    }
-    return -1;
-}
-
-void sim_readmission(const sim_world *w, int fi, sim_readmit *r)
-{
-    const hk_fault *f = &w->s->faults[fi];
-    int64_t K = sim_karma_us(w);
     memset(r, 0, sizeof *r);
-    int j, i = line_with_host(w, f->host, &j);
-    if (i < 0 || f->for_us < 0)
-        return;
-    const double *sh = w->m[0].li[i].ms[j].share;
-    double sum = 0;
-    int n = 0;
-    for (int p = (int)(f->at_us / K) - 1; p >= 0 && n < 3; p--)
-        if (!isnan(sh[p])) {
-            sum += sh[p];
-            n++;
-        }
-    if (!n)
-        return;
-    r->known = 1;
-    r->before = sum / n;
-    int64_t end = f->at_us + f->for_us;
-    for (int p = (int)((end + K - 1) / K); p < w->period; p++)
-        if (!isnan(sh[p]) && sh[p] >= r->before / 2) {
-            r->back = 1;
-            r->after_s = (double)((p + 1) * K - end) / 1e6;
-            return;
-        }
+    if (utilisation(w, r) < 0)
+        return -1;
+    r->in = (hk_find_in){&w->tl, w->s, w->var,
+                         w->o.strategy >= 0 ? hk_strat_get(w->o.strategy)->name : NULL,
+                         w->end_us - w->t0, w->nm, w->first_after, r->util, r->work_ms};
+    r->ans = (hk_ans){&r->fd, &w->tl, w->s, w->nm};
+    return hk_find_run(&r->in, &r->fd);
 }
 
-void sim_figures_of(const sim_world *w, sim_figures *f)
+void sim_result_free(sim_result *r)
+{
+    hk_findings_free(&r->fd);
+    free(r->util);
+    free(r->work_ms);
+    memset(r, 0, sizeof *r);
+}
+
+void sim_figures_of(const sim_world *w, const sim_result *r, sim_figures *f)
 {
     memset(f, 0, sizeof *f);
-    f->n = (double)w->all.n;
     f->ok = (double)w->n_ok;
     f->partial = (double)w->n_partial;
     f->error = (double)w->n_error;
+    f->n = f->ok + f->partial + f->error;
+    f->failed_rate = f->n ? (f->partial + f->error) / f->n : 0;
     f->mean = ms(hk_hist_mean(&w->all));
     f->p50 = ms(hk_hist_quantile(&w->all, 0.5));
     f->p95 = ms(hk_hist_quantile(&w->all, 0.95));
     f->p99 = ms(hk_hist_quantile(&w->all, 0.99));
     f->p999 = ms(hk_hist_quantile(&w->all, 0.999));
-    for (int mi = 0; mi < w->nm; mi++)
-        for (int i = 0; i < w->nli; i++) {
-            sim_conv c;
-            sim_convergence(w, mi, i, &c);
-            if (!c.converged)
-                f->conv_never++;
-            else if (c.t_s > f->conv_worst_s)
-                f->conv_worst_s = c.t_s;
-        }
-    if (f->conv_never)
-        f->conv_worst_s = -1;
+    hk_ans_conv_cell(&r->ans, f->conv, sizeof f->conv);
+    hk_ans_kinds_cell(&r->ans, f->kinds, sizeof f->kinds);
+    for (int fi = 0; fi < w->s->nfaults && fi < SIM_MAX_FAULT_CELLS; fi++) {
+        hk_ans_readmit_cell(&r->ans, fi, f->readmit[fi], sizeof f->readmit[fi]);
+        f->readmit_s[fi] = -1;
+        for (int i = 0; i < r->fd.nre; i++)
+            if (r->fd.re[i].fault == fi && w->tl.ser[r->fd.re[i].series].master == 0) {
+                f->readmit_s[fi] = r->fd.re[i].back_s;
+                break;
+            }
+        f->nfault_cells++;
+    }
 }
 
 /* The run's per-mirror totals as report rows (caller frees). */
@@ -134,80 +97,48 @@ static hk_rep_row *mirror_rows(const sim_world *w, int *n)
     return r;
 }
 
-static void print_mirrors(FILE *out, const sim_world *w)
+static void print_head(FILE *out, const sim_world *w, const char *scenario)
 {
-    int n;
-    hk_rep_row *r = mirror_rows(w, &n);
-    if (r)
-        hk_rep_mirror_table(out, r, n);
-    free(r);
+    char start[40];
+    fprintf(out, "hasim: %s, seed %" PRIu64 ", variant %s, strategy %s, %d master(s), %.0f s "
+            "simulated from %s, %" PRIu64 " events\n", scenario, w->o.seed, w->var->name,
+            w->o.strategy >= 0 ? hk_strat_get(w->o.strategy)->name : "as configured", w->nm,
+            (double)(w->end_us - w->t0) / 1e6, hk_iso_format(w->t0, start, sizeof start),
+            w->events);
 }
 
-static void print_convergence(FILE *out, const sim_world *w)
-{
-    int shown = 0, never = 0, total = 0;
-    double worst = 0;
-    for (int mi = 0; mi < w->nm; mi++)
-        for (int i = 0; i < w->nli; i++) {
-            sim_conv c;
-            sim_convergence(w, mi, i, &c);
-            if (c.single)
-                continue;
-            total++;
-            never += !c.converged;
-            if (c.converged && c.t_s > worst)
-                worst = c.t_s;
-            if (shown++ >= 8)
-                continue;
-            const sim_linst *li = &w->m[mi].li[i];
-            fprintf(out, "convergence: master %d, %s agent %d: ", mi,
-                    w->s->cl->tables[li->table].name, li->line + 1);
-            if (c.converged)
-                fprintf(out, "probabilities within %.2f of final from %.0f s\n", SIM_CONV_EPS,
-                        c.t_s);
-            else
-                fprintf(out, "never (oscillation amplitude %.3f)\n", c.amplitude);
-        }
-    if (total > 8)
-        fprintf(out, "convergence: %d HA lines in all, %d never converged, the latest converged "
-                "at %.0f s\n", total, never, worst);
-}
-
-static void print_readmission(FILE *out, const sim_world *w)
-{
-    for (int fi = 0; fi < w->s->nfaults; fi++) {
-        const hk_fault *f = &w->s->faults[fi];
-        sim_readmit r;
-        sim_readmission(w, fi, &r);
-        fprintf(out, "fault: %s %s at %.0f s", w->s->cl->hosts[f->host].name,
-                hk_fault_name(f->kind), (double)f->at_us / 1e6);
-        if (f->for_us >= 0)
-            fprintf(out, " for %.0f s", (double)f->for_us / 1e6);
-        if (!r.known)
-            fprintf(out, ": time-to-readmit n/a (%s)\n", f->for_us < 0 ? "the fault never ends"
-                    : "no share measured before the fault");
-        else if (r.back)
-            fprintf(out, ": share %.3f before; back to >= %.3f within %.0f s after it ended\n",
-                    r.before, r.before / 2, r.after_s);
-        else
-            fprintf(out, ": share %.3f before; never got half of it back\n", r.before);
-    }
-}
-
-void sim_print(FILE *out, const sim_world *w, const char *scenario)
+static void print_queries(FILE *out, const sim_world *w)
 {
     sim_figures f;
-    sim_figures_of(w, &f);
-    fprintf(out, "hasim: %s, seed %" PRIu64 ", variant %s, strategy %s, %d master(s), %.0f s "
-            "simulated, %" PRIu64 " events\n", scenario, w->o.seed, w->var->name,
-            w->o.strategy >= 0 ? hk_strat_get(w->o.strategy)->name : "as configured", w->nm,
-            (double)w->end_us / 1e6, w->events);
-    print_mirrors(out, w);
-    fprintf(out, "queries: %.0f (ok %.0f, partial %.0f, failed %.0f); latency ms: p50 %.3f  "
-            "p95 %.3f  p99 %.3f  p99.9 %.3f  mean %.3f\n", f.n, f.ok, f.partial, f.error, f.p50,
-            f.p95, f.p99, f.p999, f.mean);
-    print_convergence(out, w);
-    print_readmission(out, w);
+    memset(&f, 0, sizeof f);
+    double n = (double)(w->n_ok + w->n_partial + w->n_error);
+    fprintf(out, "queries: %.0f: answered %" PRIu64 " (ok %" PRIu64 ", partial %" PRIu64 "), "
+            "failed %" PRIu64 " (%.2f%%)", n, w->n_ok + w->n_partial, w->n_ok, w->n_partial,
+            w->n_error, n ? 100.0 * (double)w->n_error / n : 0.0);
+    if (w->n_unknown)
+        fprintf(out, ", %" PRIu64 " more for tables the config does not serve", w->n_unknown);
+    fprintf(out, "\nlatency of answered queries, ms: p50 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  "
+            "mean %.3f\n", ms(hk_hist_quantile(&w->all, 0.5)), ms(hk_hist_quantile(&w->all, 0.95)),
+            ms(hk_hist_quantile(&w->all, 0.99)), ms(hk_hist_quantile(&w->all, 0.999)),
+            ms(hk_hist_mean(&w->all)));
+}
+
+void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *scenario,
+               int findings_first)
+{
+    if (findings_first)
+        hk_ans_findings(out, &r->ans);
+    print_head(out, w, scenario);
+    int n;
+    hk_rep_row *rows = mirror_rows(w, &n);
+    if (rows)
+        hk_rep_mirror_table(out, rows, n, findings_first ? 0 : 48);
+    free(rows);
+    print_queries(out, w);
+    hk_ans_conv(out, &r->ans);
+    hk_ans_readmit(out, &r->ans);
+    if (!findings_first)
+        hk_ans_findings(out, &r->ans);
 }
 
 static int write_summary(const sim_world *w, const char *dir, hk_err *err)
@@ -224,39 +155,22 @@ static int write_summary(const sim_world *w, const char *dir, hk_err *err)
     return hk_out_commit(&o, err);
 }
 
-static int write_convergence(const sim_world *w, const char *dir, hk_err *err)
+static int write_convergence(const sim_world *w, const sim_result *r, const char *dir, hk_err *e)
 {
     hk_out o;
-    if (hk_out_open(&o, dir, "convergence.csv", err) < 0)
+    if (hk_out_open(&o, dir, "convergence.csv", e) < 0)
         return -1;
     fputs("master,table,agent,converged,t_converged_s,amplitude\n", o.f);
-    for (int mi = 0; mi < w->nm; mi++)
-        for (int i = 0; i < w->nli; i++) {
-            sim_conv c;
-            sim_convergence(w, mi, i, &c);
-            const sim_linst *li = &w->m[mi].li[i];
-            fprintf(o.f, "%d,", mi);
-            hk_csv_str(o.f, w->s->cl->tables[li->table].name, 1);
-            fprintf(o.f, ",%d,%s,%.0f,%.4f\n", li->line + 1, c.converged ? "yes" : "never",
-                    c.converged ? c.t_s : -1.0, c.amplitude);
-        }
-    fputs("\n", o.f);
-    return hk_out_commit(&o, err);
-}
-
-static int status_text(const sim_world *w, hk_buf *b)
-{
-    hk_line **lines = calloc((size_t)w->nli + 1, sizeof *lines);
-    if (!lines)
-        return -1;
-    for (int i = 0; i < w->nli; i++)
-        lines[i] = w->m[0].li[i].l;
-    char title[64];
-    int64_t at = w->t_now > w->end_us ? w->t_now : w->end_us; /* after in-flight queries drained */
-    snprintf(title, sizeof title, "master 0, at %.3f s", (double)at / 1e6);
-    int rc = hk_rep_status(b, w->s->cl, w->m[0].dash, lines, w->var, at, title);
-    free(lines);
-    return rc;
+    for (int i = 0; i < r->fd.nconv; i++) {
+        const hk_conv *c = &r->fd.conv[i];
+        const hk_tl_series *s = &w->tl.ser[c->first];
+        fprintf(o.f, "%d,", s->master);
+        hk_csv_str(o.f, w->s->cl->tables[s->table].name, 1);
+        fprintf(o.f, ",%d,%s,%.0f,%.4f\n", s->line + 1, c->single ? "single" : c->is_static
+                ? "static" : c->converged ? "yes" : "never", c->converged ? c->t_s : -1.0,
+                c->amplitude);
+    }
+    return hk_out_commit(&o, e);
 }
 
 int sim_write_cdf(const sim_world *w, const char *dir, hk_err *err)
@@ -271,18 +185,23 @@ int sim_write_cdf(const sim_world *w, const char *dir, hk_err *err)
     return hk_out_commit(&o, err);
 }
 
-int sim_write_files(const sim_world *w, const char *dir, hk_err *err)
+int sim_write_files(const sim_world *w, const sim_result *r, const char *dir, hk_err *err)
 {
-    hk_buf b;
-    hk_buf_init(&b);
-    int rc = status_text(w, &b) < 0 ? hk_err_set(err, dir, 0, 0, "out of memory") :
-             hk_out_write_all(dir, "agent_status.txt", b.s, b.len, err);
-    hk_buf_free(&b);
+    if (w->status_failed)
+        return hk_err_set(err, dir, 0, 0, "out of memory");
+    int rc = hk_out_write_all(dir, "agent_status.txt", w->status.s ? w->status.s : "",
+                              w->status.len, err);
     if (rc == 0)
         rc = write_summary(w, dir, err);
     if (rc == 0)
-        rc = write_convergence(w, dir, err);
+        rc = write_convergence(w, r, dir, err);
     if (rc == 0)
         rc = sim_write_cdf(w, dir, err);
+    if (rc == 0)
+        rc = hk_ans_findings_csv(&r->ans, dir, err);
+    if (rc == 0)
+        rc = hk_ans_readmission_csv(&r->ans, dir, err);
+    if (rc == 0)
+        rc = hk_ans_timeline_csv(&r->ans, dir, err);
     return rc;
 }

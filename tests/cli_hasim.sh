@@ -31,7 +31,7 @@ $H "$S/scenarios/textbook.scn" --out "$T/t" --duration 3m --seed 6 > /dev/null 2
 check "--seed changes the run" '! cmp -s "$T/s/periods.csv" "$T/t/periods.csv"'
 
 $H "$S/scenarios/textbook.scn" --out "$T/q" --duration 30s --queries > /dev/null 2>&1
-check "queries.csv header" 'head -1 "$T/q/queries.csv" | grep -q "^id,t_arrival_s,table,agent,mirror,attempts,status,latency_ms$"'
+check "queries.csv header" 'head -1 "$T/q/queries.csv" | grep -q "^id,t_sched_s,t_sent_s,table,agent,mirror,attempts,status,latency_ms$"'
 n=$(awk -F, 'NR>1{print $1}' "$T/q/queries.csv" | sort -u | wc -l)
 check "every query has a row" '[ "$n" -gt 5000 ] && [ $(($(wc -l < "$T/q/queries.csv") - 1)) -eq "$n" ]'
 
@@ -80,8 +80,8 @@ sim { config = prod.conf  seed = 2 }
 SCN
 $H "$T/files.scn" --out "$T/files" --queries > "$T/files.out" 2> "$T/files.err"
 check "config= / empirical / trace scenario runs" '[ $? -eq 0 ]'
-check "trace arrivals: 300 queries" 'grep -q "queries: 300 " "$T/files.out"'
-check "tables come from the named config (2 shards of products)" '[ $(awk -F, "NR>1 && \$3==\"products\"" "$T/files/queries.csv" | wc -l) -eq 600 ]'
+check "trace arrivals: 300 queries" 'grep -q "queries: 300: answered 300" "$T/files.out"'
+check "tables come from the named config (2 shards of products)" '[ $(awk -F, "NR>1 && \$4==\"products\"" "$T/files/queries.csv" | wc -l) -eq 600 ]'
 p50_in_range() { awk -F, '$1=="products" {n++; if ($8+0 < 1.4 || $8+0 > 7.6) bad=1} END {exit bad || n != 4}' "$1"; }
 check "empirical latencies: p50 within the samples (1.5..7.5 ms)" 'p50_in_range "$T/files/summary.csv"'
 check "the scenario's searchd overrides the config's karma" 'grep -q "status_period_seconds	10" "$T/files/agent_status.txt"'

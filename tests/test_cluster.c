@@ -24,7 +24,7 @@ static int build(const char *text, hk_cluster **cl, hk_err *e, hk_warns *w)
     hk_conf *c;
     if (hk_conf_parse(text, strlen(text), "t.conf", &c, e) < 0)
         return -1;
-    int rc = hk_cluster_from_conf(c, cl, e, w);
+    int rc = hk_cluster_from_conf(c, NULL, HK_DIALECT_MANTICORE, cl, e, w);
     hk_conf_free(c);
     return rc;
 }
@@ -39,8 +39,10 @@ static void realistic_config(void **st)
     hk_warns w = {0};
     assert_int_equal(hk_conf_parse(text, len, "manticore.conf", &c, &e), 0);
     hk_cluster *cl;
-    assert_int_equal(hk_cluster_from_conf(c, &cl, &e, &w), 0);
-    assert_int_equal(w.n, 0);
+    assert_int_equal(hk_cluster_from_conf(c, NULL, HK_DIALECT_MANTICORE, &cl, &e, &w), 0);
+    assert_int_equal(w.n, 1); /* noerrorstm is read as noerrors: said, with its position */
+    assert_int_equal(w.w[0].line, 58);
+    assert_non_null(strstr(w.w[0].msg, "read as 'noerrors'"));
     assert_int_equal(cl->set.karma_s, 120);
     assert_int_equal(cl->set.ping_us, 500 * HK_MS);
     assert_int_equal(cl->set.connect_timeout_us, 300 * HK_MS);
@@ -126,8 +128,6 @@ static void bad_values(void **st)
         {"searchd {\n ha_period_karma = 500ms\n}\n", 2, 20, "at least 1s"},
         {"searchd {\n agent_retry_count = many\n}\n", 2, 22, "an integer"},
         {"searchd {\n ha_strategy = nodeads\n}\n", 2, 2, "not a searchd setting"},
-        {"table d { type = distributed\n}\n", 1, 1, "at least one agent"},
-        {"table d {\n type = distributed\n agent = a:1:x [bad=1]\n}\n", 3, 17, "an option"},
         {"table d {\n type = distributed\n agent = a:1:x\n agent_query_timeout = -5\n}\n",
          4, 24, "a number"},
     };
@@ -137,6 +137,33 @@ static void bad_values(void **st)
         assert_int_equal(build(cases[i].text, &cl, &e, NULL), -1);
         if (e.line != cases[i].line || e.col != cases[i].col || !strstr(e.msg, cases[i].needle))
             fail_msg("case %zu: got %d:%d '%s'", i, e.line, e.col, e.msg);
+    }
+}
+
+/* Manticore refuses the whole table over one bad agent line; the reason is kept, where it is. */
+static void refused_tables(void **st)
+{
+    (void)st;
+    static const struct { const char *text; int line, col; const char *needle; } cases[] = {
+        {"table d { type = distributed\n}\n", 1, 1, "at least one agent"},
+        {"table d {\n type = distributed\n agent = a:1:x [bad=1]\n}\n", 3, 17, "an option"},
+        {"table d {\n type = distributed\n agent = a:65536:x\n}\n", 3, 12, "port number"},
+        {"table d {\n type = distributed\n local = nowhere\n agent = a:1:x\n}\n", 3, 10,
+         "no such local table 'nowhere'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hk_cluster *cl = NULL;
+        hk_err e;
+        hk_warns w = {0};
+        assert_int_equal(build(cases[i].text, &cl, &e, &w), 0);
+        assert_int_equal(cl->ntables, 0);
+        assert_int_equal(cl->nrefused, 1);
+        assert_int_equal(cl->nhosts, 0); /* a refused table's mirrors are nobody's */
+        const hk_err *y = &cl->refused[0].why;
+        if (y->line != cases[i].line || y->col != cases[i].col || !strstr(y->msg, cases[i].needle))
+            fail_msg("case %zu: got %d:%d '%s'", i, y->line, y->col, y->msg);
+        assert_true(w.n >= 1);
+        hk_cluster_free(cl);
     }
 }
 
@@ -172,7 +199,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(realistic_config), cmocka_unit_test(defaults),
         cmocka_unit_test(unknown_strategy_warns), cmocka_unit_test(bad_values),
-        cmocka_unit_test(time_suffixes),
+        cmocka_unit_test(time_suffixes), cmocka_unit_test(refused_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,8 +94,14 @@ static void errors_have_positions(void **st)
     bad("index d\n  type = x\n", 2, 3, "expected '{'");
     bad("= 3\n", 1, 1, "expected a section");
     bad("index d {\n  9x = 1\n}\n", 2, 3, "expected a key name");
-    bad("index kid : nope {\n}\n", 1, 1, "inherits from 'nope'");
-    bad("index a : b {\n}\nindex b : a {\n}\n", 1, 1, "inheritance cycle");
+    bad("index kid : nope {\n}\n", 1, 1, "parent doesn't exist");
+    /* searchd copies a parent when it reads the child: it must come first (no cycles possible) */
+    bad("index a : b {\n}\nindex b : a {\n}\n", 1, 1, "defined before it");
+    bad("index a : a {\n}\n", 1, 1, "parent doesn't exist");
+    /* two sections of one name: searchd refuses them (index and table are one family) */
+    bad("index a {\n}\ntable a {\n}\n", 3, 1, "already exists at line 1, column 1");
+    bad("searchd {\n}\nsearchd {\n}\n", 3, 1, "(type='searchd') already exists");
+    bad("source s {\n}\nsource x : s {\n}\nsource x {\n}\n", 5, 1, "already exists");
     bad("index a : {\n}\n", 1, 11, "expected a parent name");
     bad("searchd {\n}\nindex\n", 4, 1, "expected a name or '{'");
     hk_conf *c = NULL;

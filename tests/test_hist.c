@@ -6,8 +6,7 @@
 static void quantiles_within_precision(void **st)
 {
     (void)st;
-    hk_hist h;
-    hk_hist_reset(&h);
+    hk_hist h = {0};
     for (int i = 1; i <= 100000; i++)
         hk_hist_add(&h, (double)i);          /* 1 µs .. 100 ms, uniform */
     static const double q[] = {0.01, 0.1, 0.5, 0.9, 0.99, 0.999};
@@ -18,14 +17,20 @@ static void quantiles_within_precision(void **st)
     assert_near(hk_hist_mean(&h), 50000.5, 1e-6);
     assert_near(hk_hist_quantile(&h, 0), 1, 0);
     assert_near(hk_hist_quantile(&h, 1), 100000, 0);
+    int used = 0;
+    for (int o = 0; o < HK_HIST_OCT; o++)
+        used += h.oct[o] != NULL;
+    assert_int_equal(used, 17);                 /* only the powers of two it touched */
+    hk_hist_reset(&h);
+    assert_int_equal(h.n, 0);
+    assert_near(hk_hist_quantile(&h, 0.5), 0, 0);
+    hk_hist_free(&h);
 }
 
 static void merge_and_edges(void **st)
 {
     (void)st;
-    hk_hist a, b;
-    hk_hist_reset(&a);
-    hk_hist_reset(&b);
+    hk_hist a = {0}, b = {0};
     assert_near(hk_hist_quantile(&a, 0.5), 0, 0);   /* empty */
     hk_hist_add(&a, 0.2);                           /* below 1 µs */
     hk_hist_add(&b, 3e12);                          /* beyond the last octave */
@@ -36,6 +41,8 @@ static void merge_and_edges(void **st)
     assert_near(a.min, 0, 0);
     assert_true(hk_hist_quantile(&a, 0.99) > 1e10);    /* the overflow bucket, up to max */
     assert_near(hk_hist_quantile(&a, 1), 3e12, 0);
+    hk_hist_free(&a);
+    hk_hist_free(&b);
 }
 
 int main(void)

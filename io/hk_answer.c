@@ -1,0 +1,235 @@
+/* hk_answer: findings, convergence and re-admission in words (see hk_answer.h). */
+#include "hk_answer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "hk_csv.h"
+#include "hk_file.h"
+
+static const char *host(const hk_ans *a, int h) { return h >= 0 ? a->scn->cl->hosts[h].name : ""; }
+
+static const char *table(const hk_ans *a, int t) { return t >= 0 ? a->scn->cl->tables[t].name : ""; }
+
+void hk_ans_findings(FILE *f, const hk_ans *a)
+{
+    const hk_findings *fd = a->fd;
+    if (!fd->n) {
+        fprintf(f, "FINDINGS: none — no mirror starved or locked, no fault leaked traffic or "
+                "flooded a recovered mirror, no herding, no overload, weights settled\n");
+        return;
+    }
+    fprintf(f, "FINDINGS (%d):\n", fd->n);
+    for (int i = 0; i < fd->n; i++) {
+        const hk_finding *x = &fd->f[i];
+        char where[300] = "";
+        int o = 0;
+        if (x->master >= 0 && a->nmasters > 1)
+            o += snprintf(where + o, sizeof where - (size_t)o, "master %d, ", x->master);
+        if (x->table >= 0)
+            o += snprintf(where + o, sizeof where - (size_t)o, "%s agent %d, ", table(a, x->table),
+                          x->line + 1);
+        fprintf(f, "  %-17s %sat %.1f s: %s\n", x->kind, where, x->t_s, x->detail);
+    }
+}
+
+int hk_ans_findings_csv(const hk_ans *a, const char *dir, hk_err *err)
+{
+    hk_out o;
+    if (hk_out_open(&o, dir, "findings.csv", err) < 0)
+        return -1;
+    fputs("kind,master,table,agent,mirror,t_s,detail\n", o.f);
+    for (int i = 0; i < a->fd->n; i++) {
+        const hk_finding *x = &a->fd->f[i];
+        fprintf(o.f, "%s,%d,", x->kind, x->master);
+        hk_csv_str(o.f, table(a, x->table), 1);
+        fprintf(o.f, ",%d,", x->line + 1);
+        hk_csv_str(o.f, host(a, x->host), 1);
+        fprintf(o.f, ",%.3f,", x->t_s);
+        hk_csv_str(o.f, x->detail, 1);
+        fputc('\n', o.f);
+    }
+    return hk_out_commit(&o, err);
+}
+
+void hk_ans_conv(FILE *f, const hk_ans *a)
+{
+    int shown = 0, never = 0, total = 0, stat = 0;
+    double worst = 0;
+    for (int i = 0; i < a->fd->nconv; i++) {
+        const hk_conv *c = &a->fd->conv[i];
+        if (c->single)
+            continue;
+        total++;
+        never += !c->converged;
+        stat += c->is_static;
+        if (c->converged && c->t_s > worst)
+            worst = c->t_s;
+        if (shown++ >= 8)
+            continue;
+        const hk_tl_series *s = &a->tl->ser[c->first];
+        fprintf(f, "convergence: ");
+        if (a->nmasters > 1)
+            fprintf(f, "master %d, ", s->master);
+        fprintf(f, "%s agent %d: ", table(a, s->table), s->line + 1);
+        if (c->is_static)
+            fprintf(f, "static (the probabilities never moved)\n");
+        else if (c->converged)
+            fprintf(f, "probabilities within %.2f of their final values from %.0f s\n",
+                    HK_CONV_EPS, c->t_s);
+        else
+            fprintf(f, "never (they swing by %.3f over the last quarter)\n", c->amplitude);
+    }
+    if (total > 8)
+        fprintf(f, "convergence: %d HA lines in all, %d static, %d never converged, the latest "
+                "converged at %.0f s\n", total, stat, never, worst);
+}
+
+/* The re-admission of fault fi as master 0 sees it on the first line holding its host. */
+static const hk_readmit *first_re(const hk_ans *a, int fi)
+{
+    for (int i = 0; i < a->fd->nre; i++)
+        if (a->fd->re[i].fault == fi && a->tl->ser[a->fd->re[i].series].master == 0)
+            return &a->fd->re[i];
+    return NULL;
+}
+
+void hk_ans_readmit(FILE *f, const hk_ans *a)
+{
+    const hk_scn *s = a->scn;
+    for (int fi = 0; fi < s->nfaults; fi++) {
+        const hk_fault *ft = &s->faults[fi];
+        const hk_readmit *r = first_re(a, fi);
+        fprintf(f, "fault: %s %s at %.0f s", host(a, ft->host), hk_fault_name(ft->kind),
+                (double)ft->at_us / 1e6);
+        if (ft->for_us >= 0)
+            fprintf(f, " for %.0f s", (double)ft->for_us / 1e6);
+        if (!r) {
+            fprintf(f, ": outside the run\n");
+            continue;
+        }
+        if (ft->for_us < 0) {
+            fprintf(f, ": it never ends, so there is no re-admission to measure\n");
+            continue;
+        }
+        char pre[32] = "unknown";
+        if (!isnan(r->pre))
+            snprintf(pre, sizeof pre, "%.1f%%", 100 * r->pre);
+        fprintf(f, ": share %s before", pre);
+        if (r->first_s < 0)
+            fprintf(f, "; no query reached it after the fault ended (re-admission: never)\n");
+        else if (r->back_s < 0)
+            fprintf(f, "; first query %.2f s after the fault ended, but its share never came "
+                    "back within %.0f%% of that\n", r->first_s, 100 * HK_BACK_TOL);
+        else
+            fprintf(f, "; first query %.2f s after the fault ended, share back within %.0f%% "
+                    "after %.0f s (peak %.0f%% at %.0f s)\n", r->first_s, 100 * HK_BACK_TOL,
+                    r->back_s, 100 * r->peak, r->peak_s);
+    }
+}
+
+void hk_ans_readmit_cell(const hk_ans *a, int fi, char *buf, int n)
+{
+    const hk_readmit *r = first_re(a, fi);
+    const char *h = host(a, a->scn->faults[fi].host);
+    char name[40];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(h, ":"), h);
+    if (!r || a->scn->faults[fi].for_us < 0)
+        snprintf(buf, (size_t)n, "%s n/a", name);
+    else if (r->first_s < 0)
+        snprintf(buf, (size_t)n, "%s never", name);
+    else if (r->back_s < 0)
+        snprintf(buf, (size_t)n, "%s %.1fs/never", name, r->first_s);
+    else
+        snprintf(buf, (size_t)n, "%s %.1fs/%.0fs", name, r->first_s, r->back_s);
+}
+
+void hk_ans_conv_cell(const hk_ans *a, char *buf, int n)
+{
+    int ha = 0, stat = 0, never = 0;
+    double worst = 0;
+    for (int i = 0; i < a->fd->nconv; i++) {
+        const hk_conv *c = &a->fd->conv[i];
+        if (c->single)
+            continue;
+        ha++;
+        stat += c->is_static;
+        never += !c->converged;
+        if (c->converged && !c->is_static && c->t_s > worst)
+            worst = c->t_s;
+    }
+    if (!ha)
+        snprintf(buf, (size_t)n, "n/a");
+    else if (never)
+        snprintf(buf, (size_t)n, "never(%d)", never);
+    else if (stat == ha)
+        snprintf(buf, (size_t)n, "static");
+    else
+        snprintf(buf, (size_t)n, "%.0f s", worst);
+}
+
+void hk_ans_kinds_cell(const hk_ans *a, char *buf, int n)
+{
+    static const char *kinds[] = {"starved", "locked", "failing_share", "flood", "herding",
+                                  "overload", "oscillation", "fault_outside_run"};
+    int o = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        int c = 0;
+        for (int i = 0; i < a->fd->n; i++)
+            c += !strcmp(a->fd->f[i].kind, kinds[k]);
+        if (c && o < n)
+            o += snprintf(buf + o, (size_t)(n - o), "%s%d %s", o ? ", " : "", c, kinds[k]);
+    }
+    if (!o)
+        snprintf(buf, (size_t)n, "none");
+}
+
+int hk_ans_readmission_csv(const hk_ans *a, const char *dir, hk_err *err)
+{
+    hk_out o;
+    if (hk_out_open(&o, dir, "readmission.csv", err) < 0)
+        return -1;
+    fputs("fault,master,table,agent,mirror,pre_share,first_query_s,back_s,peak_share,peak_s\n",
+          o.f);
+    for (int i = 0; i < a->fd->nre; i++) {
+        const hk_readmit *r = &a->fd->re[i];
+        const hk_tl_series *s = &a->tl->ser[r->series];
+        fprintf(o.f, "%d,%d,", r->fault + 1, s->master);
+        hk_csv_str(o.f, table(a, s->table), 1);
+        fprintf(o.f, ",%d,", s->line + 1);
+        hk_csv_str(o.f, host(a, s->host), 1);
+        fprintf(o.f, ",%.4f,%.3f,%.3f,%.4f,%.3f\n", isnan(r->pre) ? -1.0 : r->pre, r->first_s,
+                r->back_s, r->peak, r->peak_s);
+    }
+    return hk_out_commit(&o, err);
+}
+
+int hk_ans_timeline_csv(const hk_ans *a, const char *dir, hk_err *err)
+{
+    const hk_tl *t = a->tl;
+    hk_out o;
+    if (hk_out_open(&o, dir, "timeline.csv", err) < 0)
+        return -1;
+    fputs("master,table,agent,mirror,t_s,attempts,failed,share,latency_mean_ms,probability,"
+          "weight_share\n", o.f);
+    for (int first = 0; first < t->nser; first += t->ser[first].nmirrors)
+        for (int k = 0; k < t->nbins; k++) {
+            uint64_t all = 0;
+            for (int j = first; j < first + t->ser[first].nmirrors; j++)
+                all += hk_tl_cell_at(t, j, k)->q;
+            for (int j = first; j < first + t->ser[first].nmirrors; j++) {
+                const hk_tl_cell *c = hk_tl_cell_at(t, j, k);
+                const hk_tl_series *s = &t->ser[j];
+                fprintf(o.f, "%d,", s->master);
+                hk_csv_str(o.f, table(a, s->table), 1);
+                fprintf(o.f, ",%d,", s->line + 1);
+                hk_csv_str(o.f, host(a, s->host), 1);
+                fprintf(o.f, ",%.3f,%u,%u,%.4f,%.3f,%.4f,%.4f\n",
+                        (double)hk_tl_start(t, k) / 1e6, c->q, c->err,
+                        all ? (double)c->q / (double)all : 0.0, c->ok ? c->lat_ms / c->ok : 0.0,
+                        isnan(c->prob) ? 0.0 : c->prob, isnan(c->wshare) ? 0.0 : c->wshare);
+            }
+        }
+    return hk_out_commit(&o, err);
+}

@@ -1,0 +1,34 @@
+/* hk_cli: what every hakarma program's command line shares — checked
+ * numeric options (a value out of range or overflowing is refused, never
+ * wrapped), --version, and the progress line (stderr, only on a terminal,
+ * only for runs longer than about 2 s, at most a few times a second). */
+#ifndef HK_CLI_H
+#define HK_CLI_H
+
+#include <stdint.h>
+
+#define HK_VERSION "0.2.0"
+
+/* Each returns 0, or -1 after printing "prog: opt: expected ..., got 'v'" on stderr. */
+int hk_cli_int(const char *prog, const char *opt, const char *v, long long min, long long max,
+               long long *out);
+int hk_cli_real(const char *prog, const char *opt, const char *v, double min, double max,
+                double *out);
+/* A positive time (bare numbers in unit_us). */
+int hk_cli_time(const char *prog, const char *opt, const char *v, int64_t unit_us, int64_t *out);
+void hk_cli_version(const char *prog);
+
+typedef struct hk_progress {
+    int on;                      /* stderr is a terminal and not --quiet */
+    double t0, last;             /* monotonic seconds */
+    int shown;
+    const char *prog;
+} hk_progress;
+
+void hk_progress_init(hk_progress *p, const char *prog, int quiet);
+/* frac in [0,1]; what: a short text ("run 3 of 8"). */
+void hk_progress_update(hk_progress *p, double frac, const char *what);
+/* Clear the line (if one was shown). */
+void hk_progress_done(hk_progress *p);
+
+#endif

@@ -1,0 +1,418 @@
+/* hk_find: convergence, re-admission and findings from a run's timeline. */
+#include "hk_find.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fx {              /* the analysis under way */
+    const hk_find_in *in;
+    const hk_tl *tl;
+    hk_findings *out;
+    double bin_s;                /* bin width, seconds */
+    int win;                     /* bins in HK_WINDOW_S */
+    int end_bin;                 /* bins of the run proper (queries draining after are left out) */
+} fx;
+
+static const hk_cluster *cl(const fx *x) { return x->in->scn->cl; }
+static const char *host_name(const fx *x, int h) { return cl(x)->hosts[h].name; }
+static double secs(const fx *x, int k) { return k * x->bin_s; }
+
+static int add(fx *x, const char *kind, int master, int table, int line, int host, double t_s,
+               const char *fmt, ...) HK_PRINTF(8, 9);
+
+static int add(fx *x, const char *kind, int master, int table, int line, int host, double t_s,
+               const char *fmt, ...)
+{
+    hk_findings *o = x->out;
+    if (o->n == o->cap) {
+        int cap = o->cap ? o->cap * 2 : 16;
+        hk_finding *p = realloc(o->f, (size_t)cap * sizeof *p);
+        if (!p)
+            return -1;
+        o->f = p;
+        o->cap = cap;
+    }
+    hk_finding *f = &o->f[o->n++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->kind, sizeof f->kind, "%s", kind);
+    f->master = master;
+    f->table = table;
+    f->line = line;
+    f->host = host;
+    f->t_s = t_s;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* The fault in force on host at bin k's end (fault times count from the run's start). */
+static hk_fault_kind fault_in_bin(const fx *x, int host, int k)
+{
+    double v;
+    return hk_scn_fault_at(x->in->scn, host, (int64_t)(k + 1) * x->tl->width_us - 1, &v);
+}
+
+static int is_outage(hk_fault_kind k)
+{
+    return k == HK_FAULT_DOWN || k == HK_FAULT_HANG || k == HK_FAULT_PARTITION;
+}
+
+/* ---- convergence -------------------------------------------------------- */
+
+static void converge(const fx *x, int first, hk_conv *c)
+{
+    const hk_tl *t = x->tl;
+    int n = t->ser[first].nmirrors, P = x->end_bin, F = P / 4 > 0 ? P / 4 : 1;
+    memset(c, 0, sizeof *c);
+    c->first = first;
+    c->single = n == 1;
+    c->converged = 1;
+    if (c->single || P == 0)
+        return;
+    int latest = 0, moved = 0;
+    for (int j = first; j < first + n; j++) {
+        double mean = 0, lo = INFINITY, hi = -INFINITY, p0 = hk_tl_cell_at(t, j, 0)->prob;
+        int m = 0;
+        for (int k = 0; k < P; k++) {
+            double p = hk_tl_cell_at(t, j, k)->prob;
+            moved |= fabs(p - p0) > 1e-9;
+            if (k >= P - F && !isnan(p)) {
+                mean += p;
+                m++;
+                lo = fmin(lo, p);
+                hi = fmax(hi, p);
+            }
+        }
+        if (!m)
+            continue;
+        mean /= m;
+        c->amplitude = fmax(c->amplitude, hi - lo);
+        int k = P;
+        while (k > 0 && fabs(hk_tl_cell_at(t, j, k - 1)->prob - mean) <= HK_CONV_EPS)
+            k--;
+        latest = k > latest ? k : latest;
+    }
+    c->is_static = !moved;
+    c->converged = latest <= P - F;
+    c->t_s = secs(x, latest);
+}
+
+/* ---- re-admission ------------------------------------------------------- */
+
+static double window_share(const fx *x, int first, int s, int k_end)
+{
+    return hk_tl_share(x->tl, first, s, k_end - x->win + 1, k_end + 1);
+}
+
+static void readmit(const fx *x, int fi, int s, int first, hk_readmit *r)
+{
+    const hk_fault *f = &x->in->scn->faults[fi];
+    const hk_tl *t = x->tl;
+    double w = (double)t->width_us;
+    int k_at = (int)((double)f->at_us / w), k_end = (int)ceil((double)(f->at_us + f->for_us) / w);
+    int pre0 = k_at - (int)(60.0 / x->bin_s);
+    memset(r, 0, sizeof *r);
+    r->fault = fi;
+    r->series = s;
+    r->pre = hk_tl_share(t, first, s, pre0, k_at);
+    r->first_s = r->back_s = r->peak_s = -1;
+    if (f->for_us < 0)
+        return;
+    const hk_tl_series *se = &t->ser[s];
+    int64_t fa = x->in->first_after ? x->in->first_after[fi * x->in->nmasters + se->master] : -2;
+    if (fa >= 0)
+        r->first_s = (double)(fa - f->at_us - f->for_us) / 1e6;
+    for (int k = k_end; k < x->end_bin; k++) {
+        if (fa == -2 && r->first_s < 0 && hk_tl_cell_at(t, s, k)->q)
+            r->first_s = fmax(0.0, secs(x, k) - (double)(f->at_us + f->for_us) / 1e6);
+        double sh = window_share(x, first, s, k);
+        if (isnan(sh) || k - k_end + 1 < x->win)
+            continue;
+        double after = secs(x, k + 1) - (double)(f->at_us + f->for_us) / 1e6;
+        if (r->back_s < 0 && !isnan(r->pre) && sh >= (1 - HK_BACK_TOL) * r->pre)
+            r->back_s = after;
+        if (sh > r->peak && after <= 120) {
+            r->peak = sh;
+            r->peak_s = after;
+        }
+    }
+}
+
+/* ---- findings ----------------------------------------------------------- */
+
+/* The earliest bin from which series s stays under the starved share to the end. */
+static int starved_from(const fx *x, int first, int s)
+{
+    const hk_tl *t = x->tl;
+    int n = t->ser[first].nmirrors, k = x->end_bin;
+    uint64_t mine = 0, all = 0;
+    int best = -1;
+    while (k > 0) {
+        k--;
+        for (int j = first; j < first + n; j++) {
+            uint32_t q = hk_tl_cell_at(t, j, k)->q;
+            all += q;
+            mine += j == s ? q : 0;
+        }
+        if (all >= 20 && (double)mine < HK_STARVED_SHARE * (double)all)
+            best = k;
+        else if (all >= 20)
+            break;
+    }
+    return best;
+}
+
+static double span_min_bins(const fx *x)
+{
+    double need = fmax(HK_SPAN_MIN_S, 0.1 * (double)x->in->duration_us / 1e6);
+    return ceil(need / x->bin_s);
+}
+
+static const char *why_starved(const fx *x, int s)
+{
+    const hk_tl_cell *c = hk_tl_cell_at(x->tl, s, x->end_bin - 1);
+    if (c->wshare <= 0.001f)
+        return x->in->var->timer_reads_timeouts
+            ? "its weight is 0: Manticore's weight timer reads the query_timeouts counter, so "
+              "a mirror whose window held only timeouts took all the weight"
+            : "its weight was recomputed to 0: no timed query in the karma window (pings "
+              "count as events, not as time), so it never gets one back";
+    return "its weight is not 0, but the strategy's health class excludes it (dead in nodeads, "
+           "or no success / more errors in noerrors' window)";
+}
+
+static int find_starved(fx *x, int first)
+{
+    const hk_tl *t = x->tl;
+    int n = t->ser[first].nmirrors;
+    for (int s = first; n > 1 && s < first + n; s++) {
+        const hk_tl_series *se = &t->ser[s];
+        int k = starved_from(x, first, s);
+        if (k < 0 || x->end_bin - k < span_min_bins(x) || fault_in_bin(x, se->host, x->end_bin - 1))
+            continue;
+        double sh = hk_tl_share(t, first, s, k, x->end_bin);
+        if (add(x, "starved", se->master, se->table, se->line, se->host, secs(x, k),
+                "%s gets %.1f%% of agent %d's queries from %.0f s to the end (a fair share is "
+                "%.0f%%) though it has no fault: %s", host_name(x, se->host), 100 * sh,
+                se->line + 1, secs(x, k), 100.0 / n, why_starved(x, s)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int find_locked(fx *x, int first)
+{
+    const hk_tl *t = x->tl;
+    int n = t->ser[first].nmirrors;
+    for (int s = first; n > 1 && s < first + n; s++) {
+        int k = x->end_bin;
+        while (k > 0 && hk_tl_cell_at(t, s, k - 1)->prob >= HK_LOCKED_PROB)
+            k--;
+        int healthy = 1;
+        for (int j = first; j < first + n; j++)
+            healthy &= j == s || !fault_in_bin(x, t->ser[j].host, x->end_bin - 1);
+        if (!healthy || x->end_bin - k < span_min_bins(x) || k == 0)
+            continue;
+        const hk_tl_series *se = &t->ser[s];
+        if (add(x, "locked", se->master, se->table, se->line, se->host, secs(x, k), "%s holds "
+                "%.0f%% of agent %d's probability from %.0f s to the end while the other %d "
+                "mirror(s) are healthy%s", host_name(x, se->host),
+                100 * hk_tl_cell_at(t, s, x->end_bin - 1)->prob, se->line + 1, secs(x, k), n - 1,
+                x->in->var->timer_reads_timeouts ? ": Manticore's weight timer reads "
+                "query_timeouts, so after a hang the hung mirror's weight stays 100% until "
+                "another mirror times out" : "") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int find_failing(fx *x, int fi, int first, int s)
+{
+    const hk_fault *f = &x->in->scn->faults[fi];
+    const hk_tl *t = x->tl;
+    if (!is_outage(f->kind) && f->kind != HK_FAULT_FLAP)
+        return 0;
+    double w = (double)t->width_us;
+    int k0 = (int)ceil(((double)f->at_us + HK_FAILING_GRACE_S * 1e6) / w);
+    int k1 = f->for_us < 0 ? x->end_bin : (int)((double)(f->at_us + f->for_us) / w);
+    if (k1 > x->end_bin)
+        k1 = x->end_bin;
+    if (k1 <= k0)
+        return 0;
+    double sh = hk_tl_share(t, first, s, k0, k1);
+    uint64_t errs = 0;
+    for (int k = k0; k < k1; k++)
+        errs += hk_tl_cell_at(t, s, k)->err;
+    if (isnan(sh) || sh < HK_FAILING_SHARE || errs < 10)
+        return 0;
+    const hk_tl_series *se = &t->ser[s];
+    return add(x, "failing_share", se->master, se->table, se->line, se->host, secs(x, k0),
+               "%s (%s from %.0f s) still gets %.1f%% of agent %d's queries during its fault: "
+               "%llu attempts failed there", host_name(x, se->host), hk_fault_name(f->kind),
+               (double)f->at_us / 1e6, 100 * sh, se->line + 1, (unsigned long long)errs);
+}
+
+static int find_flood(fx *x, const hk_readmit *r)
+{
+    if (isnan(r->pre) || r->peak < HK_FLOOD_FACTOR * r->pre || r->peak < r->pre + 0.1)
+        return 0;
+    const hk_fault *f = &x->in->scn->faults[r->fault];
+    const hk_tl_series *se = &x->tl->ser[r->series];
+    return add(x, "flood", se->master, se->table, se->line, se->host,
+               (double)(f->at_us + f->for_us) / 1e6 + r->peak_s, "%s gets %.0f%% of agent %d's "
+               "queries %.1f s after its fault ended (%.0f%% before the fault)",
+               host_name(x, se->host), 100 * r->peak, se->line + 1, r->peak_s, 100 * r->pre);
+}
+
+/* Several masters on one line: a mirror taking >= HK_HERD_SHARE of everyone's attempts while
+ * at least two masters each send it most of theirs. */
+static int find_herding(fx *x, int table, int line)
+{
+    const hk_tl *t = x->tl;
+    int firsts[1024], nm = 0;
+    for (int s = 0; s < t->nser && nm < 1024; s++)
+        if (t->ser[s].table == table && t->ser[s].line == line && t->ser[s].mirror == 0)
+            firsts[nm++] = s;
+    if (nm < 2)
+        return 0;
+    int n = t->ser[firsts[0]].nmirrors;
+    double need = fmax(HK_HERD_SHARE, 2.0 / n);
+    for (int k = x->win - 1; n >= 3 && k < x->end_bin; k++)
+        for (int m = 0; m < n; m++) {
+            uint64_t mine = 0, all = 0;
+            int masters = 0;
+            for (int i = 0; i < nm; i++) {
+                double sh = window_share(x, firsts[i], firsts[i] + m, k);
+                masters += !isnan(sh) && sh >= 0.5;
+                for (int j = 0; j < n; j++)
+                    for (int b = k - x->win + 1; b <= k; b++) {
+                        uint32_t q = hk_tl_cell_at(t, firsts[i] + j, b)->q;
+                        all += q;
+                        mine += j == m ? q : 0;
+                    }
+            }
+            if (all < 20 || (double)mine < need * (double)all || masters < 2)
+                continue;
+            const hk_tl_series *se = &t->ser[firsts[0] + m];
+            return add(x, "herding", -1, table, line, se->host, secs(x, k - x->win + 1), "%d of "
+                       "%d masters pile onto %s at once: it gets %.0f%% of agent %d's queries "
+                       "from all masters around %.0f s (a fair share is %.0f%%)", masters, nm,
+                       host_name(x, se->host), 100.0 * (double)mine / (double)all, line + 1,
+                       secs(x, k - x->win + 1), 100.0 / n);
+        }
+    return 0;
+}
+
+static int find_overload(fx *x)
+{
+    for (int h = 0; x->in->util && h < cl(x)->nhosts; h++) {
+        double u = x->in->util[h];
+        if (isnan(u) || u < HK_OVERLOAD_UTIL)
+            continue;
+        const hk_behave *b = &x->in->scn->behave[x->in->scn->host_behave[h]];
+        if (add(x, "overload", -1, -1, -1, h, 0.75 * (double)x->in->duration_us / 1e6,
+                "%s is offered %.0f ms of work per second for %d worker(s): utilisation %.2f "
+                "over the last quarter of the run, so its queue grows without bound",
+                host_name(x, h), x->in->work_ms ? x->in->work_ms[h] : NAN, b->threads, u) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int find_outside(fx *x)
+{
+    const hk_scn *s = x->in->scn;
+    for (int i = 0; i < s->nfaults; i++)
+        if (s->faults[i].at_us >= x->in->duration_us &&
+            add(x, "fault_outside_run", -1, -1, -1, s->faults[i].host,
+                (double)s->faults[i].at_us / 1e6, "the %s fault of %s at %.0f s never happens: "
+                "the run lasts %.0f s", hk_fault_name(s->faults[i].kind),
+                host_name(x, s->faults[i].host), (double)s->faults[i].at_us / 1e6,
+                (double)x->in->duration_us / 1e6) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- driver ------------------------------------------------------------- */
+
+static int per_line(fx *x, int first)
+{
+    hk_findings *o = x->out;
+    hk_conv *c = &o->conv[o->nconv++];
+    converge(x, first, c);
+    const hk_tl_series *se = &x->tl->ser[first];
+    if (!c->converged && c->amplitude >= HK_OSC_AMPLITUDE &&
+        add(x, "oscillation", se->master, se->table, se->line, -1, 0.75 * secs(x, x->end_bin),
+            "agent %d's probabilities never settle: they swing by %.2f over the last quarter "
+            "of the run", se->line + 1, c->amplitude) < 0)
+        return -1;
+    if (find_starved(x, first) < 0 || find_locked(x, first) < 0)
+        return -1;
+    const hk_scn *s = x->in->scn;
+    for (int fi = 0; fi < s->nfaults; fi++)
+        for (int j = first; j < first + se->nmirrors; j++) {
+            if (x->tl->ser[j].host != s->faults[fi].host || s->faults[fi].at_us >= x->in->duration_us)
+                continue;
+            hk_readmit *r = &o->re[o->nre++];
+            readmit(x, fi, j, first, r);
+            if (find_failing(x, fi, first, j) < 0 || find_flood(x, r) < 0)
+                return -1;
+        }
+    return 0;
+}
+
+int hk_find_run(const hk_find_in *in, hk_findings *out)
+{
+    memset(out, 0, sizeof *out);
+    const hk_tl *t = in->tl;
+    fx x = {in, t, out, (double)t->width_us / 1e6, 1, 0};
+    x.win = (int)ceil(HK_WINDOW_S / x.bin_s);
+    x.end_bin = (int)((in->duration_us + t->width_us - 1) / t->width_us);
+    if (x.end_bin > t->nbins)
+        x.end_bin = t->nbins;
+    int nlines = 0;
+    for (int s = 0; s < t->nser; s++)
+        nlines += t->ser[s].mirror == 0;
+    out->conv = calloc((size_t)nlines + 1, sizeof *out->conv);
+    out->re = calloc((size_t)t->nser * (size_t)(in->scn->nfaults + 1) + 1, sizeof *out->re);
+    if (!out->conv || !out->re)
+        return -1;
+    for (int s = 0; s < t->nser; s++)
+        if (t->ser[s].mirror == 0 && per_line(&x, s) < 0)
+            return -1;
+    for (int tb = 0; tb < in->scn->cl->ntables; tb++)
+        for (int l = 0; l < in->scn->cl->tables[tb].nlines; l++)
+            if (find_herding(&x, tb, l) < 0)
+                return -1;
+    return find_overload(&x) < 0 || find_outside(&x) < 0 ? -1 : 0;
+}
+
+void hk_findings_free(hk_findings *f)
+{
+    free(f->conv);
+    free(f->re);
+    free(f->f);
+    memset(f, 0, sizeof *f);
+}
+
+const char *hk_find_kind_help(const char *kind)
+{
+    static const char *h[][2] = {
+        {"starved", "a mirror without a fault gets (almost) no queries to the end"},
+        {"locked", "one mirror holds ~all the probability while the others are healthy"},
+        {"failing_share", "a down or hung mirror keeps receiving queries during its fault"},
+        {"flood", "a recovered mirror gets far more than its pre-fault share"},
+        {"herding", "several masters pile onto one mirror at once"},
+        {"overload", "a mirror's utilisation is >= 1: its queue grows without bound"},
+        {"oscillation", "probabilities never settle"},
+        {"fault_outside_run", "a fault that never happens within the run"}};
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        if (!strcmp(kind, h[i][0]))
+            return h[i][1];
+    return "";
+}

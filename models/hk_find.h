@@ -1,0 +1,86 @@
+/* hk_find: what a run found, in words an operator can act on, from its
+ * timeline (hk_tl) and the scenario's faults: convergence of each line's
+ * probabilities, re-admission of each faulted mirror, and the findings —
+ *   starved            a mirror without a fault gets (almost) no queries to the end
+ *   locked             one mirror holds ~all the probability while the others are healthy
+ *   failing_share      a down/hung mirror keeps receiving queries during its fault
+ *   flood              a recovered mirror gets far more than its pre-fault share
+ *   herding            several masters pile onto one mirror at once
+ *   overload           a mirror's utilisation >= 1: its queue grows without bound
+ *   oscillation        probabilities never settle
+ *   fault_outside_run  a fault that never happens within the run
+ * Every threshold is a named constant below; the README states them. */
+#ifndef HK_FIND_H
+#define HK_FIND_H
+
+#include "hk_scn.h"
+#include "hk_tl.h"
+#include "hk_variant.h"
+
+#define HK_CONV_EPS 0.02         /* converged: every probability within this of its final mean */
+#define HK_STARVED_SHARE 0.01    /* starved: under 1% of the line's attempts ... */
+#define HK_SPAN_MIN_S 10.0       /* ... (or locked) for at least 10 s and 10% of the run */
+#define HK_LOCKED_PROB 0.95      /* locked: probability >= 0.95 */
+#define HK_FAILING_SHARE 0.05    /* failing_share: >= 5% of the attempts during the fault */
+#define HK_FAILING_GRACE_S 2.0   /* ... counted from 2 s into the fault (time to notice it) */
+#define HK_BACK_TOL 0.2          /* re-admitted: a 5 s share within 20% below the pre-fault one */
+#define HK_WINDOW_S 5.0          /* share windows after a fault, for re-admission and flood */
+#define HK_FLOOD_FACTOR 1.5      /* flood: >= 1.5 x the pre-fault share, and 10 points above */
+#define HK_HERD_SHARE 0.5        /* herding: >= 50% (and >= 2/n) of all masters' attempts */
+#define HK_OVERLOAD_UTIL 0.98    /* overload: utilisation >= 0.98 over the last quarter */
+#define HK_OSC_AMPLITUDE 0.1     /* oscillation: never converged, swinging >= 0.1 */
+
+typedef struct hk_conv {         /* one master x line */
+    int first;                   /* its first series in the timeline */
+    int single;                  /* one mirror: nothing to converge */
+    int is_static;               /* probabilities never moved */
+    int converged;
+    double t_s;                  /* converged from this time on (s since the start) */
+    double amplitude;            /* the final window's largest swing */
+} hk_conv;
+
+typedef struct hk_readmit {      /* one fault x series on its host */
+    int fault, series;
+    double pre;                  /* share before the fault (NaN: unknown) */
+    double first_s;              /* first query after the fault ended, s after; -1 never */
+    double back_s;               /* share back (HK_BACK_TOL), s after the end; -1 never */
+    double peak, peak_s;         /* highest 5 s share after the end, and when */
+} hk_readmit;
+
+typedef struct hk_finding {
+    char kind[20];
+    int master;                  /* -1 = every master */
+    int table, line;             /* line 0-based; -1 = none */
+    int host;                    /* -1 = none */
+    double t_s;                  /* when it starts, s since the start */
+    char detail[600];
+} hk_finding;
+
+typedef struct hk_find_in {
+    const hk_tl *tl;             /* hk_tl_fill()ed */
+    const hk_scn *scn;
+    const hk_variant *var;
+    const char *strategy;        /* the strategy that ran ("as configured" = NULL) */
+    int64_t duration_us;         /* the run's length */
+    int nmasters;
+    const int64_t *first_after;  /* [fault][master]: first attempt after the fault's end, µs
+                                    since the start; -1 none (NULL: from the bins) */
+    const double *util;          /* per host: utilisation over the last quarter (NULL: unknown) */
+    const double *work_ms;       /* per host: offered work per second, ms (with util) */
+} hk_find_in;
+
+typedef struct hk_findings {
+    int nconv;
+    hk_conv *conv;
+    int nre;
+    hk_readmit *re;
+    int n, cap;
+    hk_finding *f;
+} hk_findings;
+
+int hk_find_run(const hk_find_in *in, hk_findings *out);
+void hk_findings_free(hk_findings *f);
+/* A short description of a finding kind, for legends. */
+const char *hk_find_kind_help(const char *kind);
+
+#endif

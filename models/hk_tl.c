@@ -1,0 +1,157 @@
+/* hk_tl: the fine timeline (see hk_tl.h). */
+#include "hk_tl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TL_BYTES (64u << 20)
+
+static void clear_cells(hk_tl_cell *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        c[i] = (hk_tl_cell){0, 0, 0, 0.0f, NAN, NAN};
+}
+
+int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64_t width_us,
+               int cap)
+{
+    memset(t, 0, sizeof *t);
+    if (cap <= 0) {
+        size_t per_bin = (size_t)(nser > 0 ? nser : 1) * sizeof(hk_tl_cell);
+        cap = 256;
+        while (cap < 4096 && (size_t)cap * 2 * per_bin <= TL_BYTES)
+            cap *= 2;
+    }
+    t->nser = nser;
+    t->cap = cap;
+    t->t0_us = t0_us;
+    t->width_us = width_us > 0 ? width_us : 1000000;
+    t->ser = malloc((size_t)(nser > 0 ? nser : 1) * sizeof *t->ser);
+    t->c = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->c);
+    t->b = calloc((size_t)cap, sizeof *t->b);
+    if (!t->ser || !t->c || !t->b) {
+        hk_tl_free(t);
+        return -1;
+    }
+    if (nser > 0)
+        memcpy(t->ser, ser, (size_t)nser * sizeof *ser);
+    clear_cells(t->c, (size_t)(nser > 0 ? nser : 1) * (size_t)cap);
+    return 0;
+}
+
+void hk_tl_free(hk_tl *t)
+{
+    free(t->ser);
+    free(t->c);
+    free(t->b);
+    memset(t, 0, sizeof *t);
+}
+
+/* Merge bins pairwise: the width doubles, counts add up, samples keep the later one. */
+static void halve(hk_tl *t)
+{
+    int half = (t->nbins + 1) / 2;
+    for (int s = 0; s < t->nser; s++) {
+        hk_tl_cell *c = hk_tl_cell_at(t, s, 0);
+        for (int k = 0; k < half; k++) {
+            hk_tl_cell a = c[2 * k], b = 2 * k + 1 < t->nbins ? c[2 * k + 1]
+                                                              : (hk_tl_cell){0, 0, 0, 0, NAN, NAN};
+            c[k] = (hk_tl_cell){a.q + b.q, a.ok + b.ok, a.err + b.err, a.lat_ms + b.lat_ms,
+                                isnan(b.prob) ? a.prob : b.prob,
+                                isnan(b.wshare) ? a.wshare : b.wshare};
+        }
+        clear_cells(c + half, (size_t)(t->cap - half));
+    }
+    for (int k = 0; k < half; k++) {
+        hk_tl_bin a = t->b[2 * k], b = 2 * k + 1 < t->nbins ? t->b[2 * k + 1] : (hk_tl_bin){0};
+        t->b[k] = (hk_tl_bin){a.ok + b.ok, a.partial + b.partial, a.failed + b.failed};
+    }
+    memset(t->b + half, 0, (size_t)(t->cap - half) * sizeof *t->b);
+    t->nbins = half;
+    t->width_us *= 2;
+}
+
+int hk_tl_bin_of(hk_tl *t, int64_t t_us)
+{
+    if (t_us < t->t0_us || !t->c)
+        return -1;
+    int64_t k = (t_us - t->t0_us) / t->width_us;
+    while (k >= t->cap) {
+        halve(t);
+        k = (t_us - t->t0_us) / t->width_us;
+    }
+    if (k >= t->nbins)
+        t->nbins = (int)k + 1;
+    return (int)k;
+}
+
+void hk_tl_attempt(hk_tl *t, int s, int64_t t_us)
+{
+    int k = hk_tl_bin_of(t, t_us);
+    if (k >= 0)
+        hk_tl_cell_at(t, s, k)->q++;
+}
+
+void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, double lat_us)
+{
+    int k = hk_tl_bin_of(t, t_us);
+    if (k < 0)
+        return;
+    hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+    if (ok) {
+        c->ok++;
+        c->lat_ms += (float)(lat_us / 1000.0);
+    } else {
+        c->err++;
+    }
+}
+
+void hk_tl_sample(hk_tl *t, int s, int64_t t_us, double prob, double wshare)
+{
+    int k = hk_tl_bin_of(t, t_us);
+    if (k < 0)
+        return;
+    hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+    c->prob = (float)prob;
+    c->wshare = (float)wshare;
+}
+
+void hk_tl_query(hk_tl *t, int64_t t_us, int status)
+{
+    int k = hk_tl_bin_of(t, t_us);
+    if (k < 0)
+        return;
+    uint32_t *f[3] = {&t->b[k].ok, &t->b[k].partial, &t->b[k].failed};
+    (*f[status < 0 ? 0 : status > 2 ? 2 : status])++;
+}
+
+void hk_tl_fill(hk_tl *t)
+{
+    for (int s = 0; s < t->nser; s++) {
+        float p = NAN, w = NAN;
+        for (int k = 0; k < t->nbins; k++) {
+            hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+            if (isnan(c->prob)) {
+                c->prob = p;
+                c->wshare = w;
+            }
+            p = c->prob;
+            w = c->wshare;
+        }
+    }
+}
+
+double hk_tl_share(const hk_tl *t, int first, int s, int k0, int k1)
+{
+    uint64_t mine = 0, all = 0;
+    int n = t->ser[first].nmirrors;
+    for (int j = first; j < first + n; j++)
+        for (int k = k0 < 0 ? 0 : k0; k < k1 && k < t->nbins; k++) {
+            uint32_t q = hk_tl_cell_at(t, j, k)->q;
+            all += q;
+            if (j == s)
+                mine += q;
+        }
+    return all ? (double)mine / (double)all : NAN;
+}

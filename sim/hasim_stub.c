@@ -1,0 +1,6 @@
+/* temporary */
+#include <stdio.h>
+#include "hasim.h"
+int hasim_init(int argc, char **argv) { (void)argc; (void)argv; return EXIT_USAGE; }
+int hasim_sweep(int argc, char **argv) { (void)argc; (void)argv; return EXIT_USAGE; }
+int hasim_merge(int argc, char **argv) { (void)argc; (void)argv; return EXIT_USAGE; }

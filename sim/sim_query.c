@@ -1,0 +1,313 @@
+/* sim_query: a query's life in the simulator — its arrival (open loop from
+ * the arrival process or a trace; closed loop from a client whose previous
+ * query was answered), one attempt per agent line (the core picks the
+ * mirror), the mirror's answer or failure, retries, and the query's end. */
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+#include "sim_out.h"
+
+/* ---- query slots -------------------------------------------------------- */
+
+static int q_alloc(sim_world *w)
+{
+    if (w->qfree < 0) {
+        int cap = w->nq ? w->nq * 2 : 256;
+        sim_query *q = realloc(w->q, (size_t)cap * sizeof *q);
+        if (!q)
+            return -1;
+        w->q = q;
+        sim_lstate *ls = realloc(w->lsbuf, (size_t)cap * (size_t)w->maxlines * sizeof *ls);
+        if (!ls)
+            return -1;
+        w->lsbuf = ls;
+        for (int i = cap - 1; i >= w->nq; i--) {
+            w->q[i].next_free = w->qfree;
+            w->qfree = i;
+        }
+        w->nq = cap;
+    }
+    int i = w->qfree;
+    w->qfree = w->q[i].next_free;
+    return i;
+}
+
+static void q_release(sim_world *w, int qi)
+{
+    w->q[qi].next_free = w->qfree;
+    w->qfree = qi;
+}
+
+static sim_linst *linst(sim_world *w, const sim_query *q, int k)
+{
+    return &w->m[q->master].li[w->li_base[q->table] + k];
+}
+
+static double rtt(sim_mirror *m) { return hk_dist_sample(m->b->rtt, m->rng); }
+
+static void push_arrival(sim_world *w, int64_t t, int client, int table)
+{
+    if (t >= 0 && t < w->end_us)
+        sim_heap_push(&w->h, t, EV_ARRIVAL, client, table);
+}
+
+/* The next open-loop arrival after now (its table rides in the event). */
+static void next_arrival(sim_world *w, int64_t now)
+{
+    int table;
+    int64_t t = hk_arrivals_next((hk_arrivals *)&w->s->wl.arr, now, w->rng_arr, &table);
+    if (t == -2)
+        w->trace_failed = 1;
+    push_arrival(w, t, -1, table);
+}
+
+void sim_q_start(sim_world *w)
+{
+    const hk_workload *wl = &w->s->wl;
+    if (!wl->clients) {
+        next_arrival(w, w->t0);
+        return;
+    }
+    for (int c = 0; c < wl->clients; c++) /* every client starts after one think time */
+        push_arrival(w, w->t0 + (int64_t)hk_dist_sample(wl->think, w->rng_arr), c, -1);
+}
+
+/* ---- the end of a query -------------------------------------------------- */
+
+static void query_finish(sim_world *w, int qi)
+{
+    sim_query *q = &w->q[qi];
+    const hk_table *t = &w->s->cl->tables[q->table];
+    double lat = (double)(q->t_last - q->t_arr);
+    int status = q->failed == 0 ? 0 : (q->failed == t->nlines && t->nlocal == 0) ? 2 : 1;
+    uint64_t *c[3] = {&w->n_ok, &w->n_partial, &w->n_error};
+    uint64_t *pc[3] = {&w->per_ok, &w->per_partial, &w->per_err};
+    (*c[status])++;
+    (*pc[status])++;
+    if (status != 2) /* a failed query is no latency: it is counted beside */
+        hk_hist_add(&w->per_all, lat); /* merged into w->all when the period closes */
+    hk_tl_query(&w->tl, q->t_last, status);
+    if (w->o.queries)
+        sim_out_query(w, q, SIM_LS(w, qi));
+    if (q->client >= 0) /* closed loop: the client thinks, then sends its next query */
+        push_arrival(w, q->t_last + (int64_t)hk_dist_sample(w->s->wl.think, w->rng_arr),
+                     q->client, -1);
+}
+
+/* One waited line (or the dispatch hold) is over. */
+static void q_drop(sim_world *w, int qi, int waited)
+{
+    sim_query *q = &w->q[qi];
+    if (waited && --q->waiting == 0)
+        query_finish(w, qi);
+    if (--q->pending == 0)
+        q_release(w, qi);
+}
+
+static void line_finish(sim_world *w, int qi, int k, int64_t t, int ok)
+{
+    sim_query *q = &w->q[qi];
+    SIM_LS(w, qi)[k].t_done = t;
+    if (t > q->t_last)
+        q->t_last = t;
+    q->failed += !ok;
+    q_drop(w, qi, 1);
+}
+
+static void done_at(sim_world *w, int64_t t, int qi, int k, hk_ev ev)
+{
+    SIM_LS(w, qi)[k].ev = ev;
+    sim_heap_push(&w->h, t, EV_DONE, qi, k);
+}
+
+/* The first attempt on host h after one of its faults ended (time to re-admission). */
+static void note_readmit(sim_world *w, int mi, int h, int64_t now)
+{
+    const hk_scn *s = w->s;
+    int64_t rel = sim_rel(w, now);
+    for (int fi = 0; fi < s->nfaults; fi++) {
+        const hk_fault *f = &s->faults[fi];
+        int64_t *fa = &w->first_after[fi * w->nm + mi];
+        if (f->host == h && *fa < 0 && f->for_us >= 0 && rel >= f->at_us + f->for_us)
+            *fa = rel;
+    }
+}
+
+/* ---- attempts --------------------------------------------------------- */
+
+void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
+{
+    sim_query *q = &w->q[qi];
+    sim_lstate *ls = &SIM_LS(w, qi)[k];
+    const hk_table *t = &w->s->cl->tables[q->table];
+    const hk_line_conf *lc = &t->lines[k];
+    sim_linst *li = linst(w, q, k);
+    if (choose)
+        ls->mirror = hk_line_choose(li->l, now, w->rng_pick);
+    int h = lc->host[ls->mirror];
+    sim_mirror *mr = &w->mir[h];
+    ls->attempts++;
+    ls->t_start = now;
+    ls->connect_us = -1;
+    hk_dash_begin(&w->m[q->master].dash[h], now);
+    hk_line_begin(li->l, ls->mirror, now);
+    li->ms[ls->mirror].q++;
+    w->tot[w->li_base[q->table] + k][ls->mirror].q++;
+    hk_tl_attempt(&w->tl, li->series + ls->mirror, now);
+    if (w->s->nfaults)
+        note_readmit(w, q->master, h, now);
+    double x;
+    hk_fault_kind f = w->s->nfaults ? hk_scn_fault_at(w->s, h, sim_rel(w, now), &x)
+                                    : HK_FAULT_NONE;
+    if (f == HK_FAULT_DOWN ||
+        (mr->b->refuse > 0 && gsl_rng_uniform(mr->rng) < mr->b->refuse)) {
+        done_at(w, now + (int64_t)rtt(mr), qi, k, HK_EV_CONNECT_FAILURE);
+        return;
+    }
+    int64_t c = lc->a.persistent ? 0 : (int64_t)rtt(mr);
+    if (f == HK_FAULT_PARTITION || c > t->connect_timeout_us) {
+        done_at(w, now + t->connect_timeout_us, qi, k, HK_EV_CONNECT_TIMEOUT);
+        return;
+    }
+    ls->connect_us = c;
+    ls->t_conn = now + c;
+    ls->r2 = (int64_t)rtt(mr);
+    if (mr->workers.threads == 0) /* no queue: nothing depends on arrival order at the mirror */
+        sim_q_mirror_in(w, ls->t_conn + ls->r2 / 2, qi, k);
+    else
+        sim_heap_push(&w->h, ls->t_conn + ls->r2 / 2, EV_MIRROR_IN, qi, k);
+}
+
+/* Service behind the mirror's workers; returns when the reply leaves the mirror. */
+static int64_t serve(sim_world *w, sim_mirror *m, int64_t t, double svc)
+{
+    m->served++;
+    m->busy_us += svc;
+    if (4 * (t - w->t0) >= 3 * (w->end_us - w->t0) && t < w->end_us)
+        m->busy_tail_us += svc;
+    return hk_fcfs_start(&m->workers, t, (int64_t)svc) + (int64_t)svc;
+}
+
+void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
+{
+    sim_query *q = &w->q[qi];
+    sim_lstate *ls = &SIM_LS(w, qi)[k];
+    const hk_table *t = &w->s->cl->tables[q->table];
+    int h = t->lines[k].host[ls->mirror];
+    sim_mirror *mr = &w->mir[h];
+    double x = 0;
+    hk_fault_kind f = w->s->nfaults ? hk_scn_fault_at(w->s, h, sim_rel(w, now), &x)
+                                    : HK_FAULT_NONE;
+    int64_t deadline = ls->t_conn + t->query_timeout_us;
+    if (f == HK_FAULT_HANG) { /* accepts, never says hello, never answers */
+        if (w->var->hello_in_connect)
+            done_at(w, ls->t_start + t->connect_timeout_us, qi, k, HK_EV_CONNECT_TIMEOUT);
+        else
+            done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
+        return;
+    }
+    double perr = mr->b->errors;
+    if (f == HK_FAULT_ERRORS && x > perr)
+        perr = x;
+    double u = perr > 0 || mr->b->warnings > 0 ? gsl_rng_uniform(mr->rng) : 1.0; /* draw if it matters */
+    if (u < perr) { /* a fast ERROR reply: searchd records nothing for it */
+        done_at(w, now + ls->r2 / 2, qi, k, HK_EV_REMOTE_ERROR);
+        return;
+    }
+    double svc = hk_dist_sample(mr->b->service, mr->rng) * (f == HK_FAULT_SLOW ? x : 1.0);
+    int64_t reply = serve(w, mr, now, svc) + ls->r2 / 2;
+    hk_fault_kind cut = HK_FAULT_NONE;
+    int64_t tc = w->s->nfaults ? hk_scn_fault_cut(w->s, h, sim_rel(w, now),
+                                                  sim_rel(w, reply < deadline ? reply : deadline),
+                                                  &cut) : -1;
+    if (tc >= 0 && cut == HK_FAULT_DOWN) /* killed with the query in flight: connection reset */
+        done_at(w, w->t0 + tc, qi, k, HK_EV_NETWORK_ERROR);
+    else if (tc >= 0 || reply > deadline)
+        done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
+    else
+        done_at(w, reply, qi, k, u < perr + mr->b->warnings ? HK_EV_WARNING : HK_EV_SUCCESS);
+}
+
+static int retryable(const sim_world *w, hk_ev ev)
+{
+    if (ev == HK_EV_SUCCESS || ev == HK_EV_WARNING)
+        return 0;
+    return w->var->rechoose_on_retry || ev == HK_EV_CONNECT_TIMEOUT; /* 2.2.11: connect phase */
+}
+
+void sim_q_done(sim_world *w, int64_t now, int qi, int k)
+{
+    sim_query *q = &w->q[qi];
+    sim_lstate *ls = &SIM_LS(w, qi)[k];
+    const hk_table *t = &w->s->cl->tables[q->table];
+    const hk_line_conf *lc = &t->lines[k];
+    int h = lc->host[ls->mirror];
+    int ok = ls->ev == HK_EV_SUCCESS || ls->ev == HK_EV_WARNING;
+    sim_linst *li = linst(w, q, k);
+    hk_line_end(li->l, ls->mirror, now, ok, now - ls->t_start);
+    if (ls->blackhole) {
+        q_drop(w, qi, 0);
+        return;
+    }
+    hk_dash_record(&w->m[q->master].dash[h], now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
+    sim_mstat *ms = &li->ms[ls->mirror];
+    sim_total *tt = &w->tot[w->li_base[q->table] + k][ls->mirror];
+    hk_tl_outcome(&w->tl, li->series + ls->mirror, now, ok, (double)(now - ls->t_start));
+    if (ok) {
+        hk_hist_add(&ms->per, (double)(now - ls->t_start)); /* merged into tt at period close */
+        tt->ok++;
+    } else {
+        ms->err++;
+        tt->err++;
+    }
+    int budget = hk_line_attempts(w->s->cl, t, lc, !w->var->rechoose_on_retry);
+    if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < budget) {
+        sim_heap_push(&w->h, now + w->s->cl->set.retry_delay_us, EV_ATTEMPT, qi, k);
+        return;
+    }
+    line_finish(w, qi, k, now, ok);
+}
+
+/* ---- arrivals ----------------------------------------------------------- */
+
+static int pick_table(sim_world *w, int table)
+{
+    if (table >= 0)
+        return table;
+    const hk_workload *wl = &w->s->wl;
+    return wl->table >= 0 ? wl->table : (int)(w->next_id % (uint64_t)w->s->cl->ntables);
+}
+
+/* client: a closed-loop client's index, -1 for open loop; table: as its source gave it (-1 the
+ * workload's, -2 a table the config does not serve). */
+void sim_q_arrival(sim_world *w, int64_t now, int client, int table)
+{
+    const hk_cluster *cl = w->s->cl;
+    if (client < 0)
+        next_arrival(w, now);
+    if (table == -2) { /* a trace query for a table the config does not serve */
+        w->n_unknown++;
+        return;
+    }
+    int qi = q_alloc(w);
+    if (qi < 0)
+        return;
+    sim_query *q = &w->q[qi];
+    q->id = w->next_id;
+    q->table = pick_table(w, table);
+    w->next_id++;
+    q->t_arr = q->t_last = now;
+    q->client = client;
+    q->master = (int)((client >= 0 ? (uint64_t)client : q->id) % (uint64_t)w->nm);
+    q->failed = 0;
+    const hk_table *t = &cl->tables[q->table];
+    q->pending = t->nlines + 1; /* +1 holds the slot until dispatch is over */
+    q->waiting = 1;
+    memset(SIM_LS(w, qi), 0, (size_t)w->maxlines * sizeof(sim_lstate));
+    for (int k = 0; k < t->nlines; k++) {
+        SIM_LS(w, qi)[k].blackhole = t->lines[k].a.blackhole; /* sent, never waited for */
+        q->waiting += !t->lines[k].a.blackhole;
+        sim_q_attempt(w, qi, k, now, 1);
+    }
+    q_drop(w, qi, 1); /* release the dispatch hold */
+}
