@@ -233,3 +233,21 @@ int hk_ans_timeline_csv(const hk_ans *a, const char *dir, hk_err *err)
         }
     return hk_out_commit(&o, err);
 }
+
+int hk_ans_convergence_csv(const hk_ans *a, const char *dir, hk_err *e)
+{
+    hk_out o;
+    if (hk_out_open(&o, dir, "convergence.csv", e) < 0)
+        return -1;
+    fputs("master,table,agent,converged,t_converged_s,amplitude\n", o.f);
+    for (int i = 0; i < a->fd->nconv; i++) {
+        const hk_conv *c = &a->fd->conv[i];
+        const hk_tl_series *s = &a->tl->ser[c->first];
+        fprintf(o.f, "%d,", s->master);
+        hk_csv_str(o.f, table(a, s->table), 1);
+        fprintf(o.f, ",%d,%s,%.0f,%.4f\n", s->line + 1, c->single ? "single" : c->is_static
+                ? "static" : c->converged ? "yes" : "never", c->converged ? c->t_s : -1.0,
+                c->amplitude);
+    }
+    return hk_out_commit(&o, e);
+}

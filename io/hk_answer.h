@@ -26,6 +26,9 @@ int hk_ans_readmission_csv(const hk_ans *a, const char *dir, hk_err *err);
 /* timeline.csv: one row per series and bin: master,table,agent,mirror,t_s,attempts,failed,
  * share,latency_mean_ms,probability,weight_share (t_s: the bin's start since the run's). */
 int hk_ans_timeline_csv(const hk_ans *a, const char *dir, hk_err *err);
+/* convergence.csv: master,table,agent,converged (yes, never, static, single),t_converged_s,
+ * amplitude. */
+int hk_ans_convergence_csv(const hk_ans *a, const char *dir, hk_err *err);
 /* Convergence lines (at most 8 lines, then a summary). */
 void hk_ans_conv(FILE *f, const hk_ans *a);
 /* One line per fault: pre-fault share, first query after it ended, share back, peak. */

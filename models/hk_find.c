@@ -145,26 +145,34 @@ static void readmit(const fx *x, int fi, int s, int first, hk_readmit *r)
 
 /* ---- findings ----------------------------------------------------------- */
 
-/* The earliest bin from which series s stays under the starved share to the end. */
+/* The bin from which series s stays starved to the end: after the last HK_WINDOW_S window in
+ * which it had its HK_STARVED_SHARE, and after the end of any fault of its host in that span
+ * (a mirror with a fault is rightly left alone); -1 if it is not starved at the end. */
 static int starved_from(const fx *x, int first, int s)
 {
     const hk_tl *t = x->tl;
-    int n = t->ser[first].nmirrors, k = x->end_bin;
-    uint64_t mine = 0, all = 0;
-    int best = -1;
-    while (k > 0) {
-        k--;
-        for (int j = first; j < first + n; j++) {
-            uint32_t q = hk_tl_cell_at(t, j, k)->q;
-            all += q;
-            mine += j == s ? q : 0;
-        }
-        if (all >= 20 && (double)mine < HK_STARVED_SHARE * (double)all)
-            best = k;
-        else if (all >= 20)
+    int n = t->ser[first].nmirrors, k = x->end_bin - 1;
+    for (; k >= x->win - 1; k--) {
+        double sh = window_share(x, first, s, k);
+        uint64_t all = 0;
+        for (int j = first; j < first + n; j++)
+            for (int b = k - x->win + 1; b <= k; b++)
+                all += hk_tl_cell_at(t, j, b)->q;
+        if (all >= 5 && sh >= HK_STARVED_SHARE)
             break;
     }
-    return best;
+    int from = k < x->win - 1 ? 0 : k + 1;
+    if (from >= x->end_bin)
+        return -1;
+    const hk_scn *sc = x->in->scn;
+    for (int fi = 0; fi < sc->nfaults; fi++) {
+        const hk_fault *f = &sc->faults[fi];
+        int64_t end = f->for_us < 0 ? x->in->duration_us : f->at_us + f->for_us;
+        int kend = (int)((end + t->width_us - 1) / t->width_us);
+        if (f->host == t->ser[s].host && kend > from && f->at_us < (int64_t)x->end_bin * t->width_us)
+            from = kend;
+    }
+    return from < x->end_bin ? from : -1;
 }
 
 static double span_min_bins(const fx *x)
@@ -196,10 +204,17 @@ static int find_starved(fx *x, int first)
         if (k < 0 || x->end_bin - k < span_min_bins(x) || fault_in_bin(x, se->host, x->end_bin - 1))
             continue;
         double sh = hk_tl_share(t, first, s, k, x->end_bin);
+        int after_fault = 0;
+        for (int fi = 0; fi < x->in->scn->nfaults; fi++) {
+            const hk_fault *f = &x->in->scn->faults[fi];
+            after_fault |= f->host == se->host && f->for_us >= 0 &&
+                           (f->at_us + f->for_us + t->width_us - 1) / t->width_us == k;
+        }
         if (add(x, "starved", se->master, se->table, se->line, se->host, secs(x, k),
                 "%s gets %.1f%% of agent %d's queries from %.0f s to the end (a fair share is "
-                "%.0f%%) though it has no fault: %s", host_name(x, se->host), 100 * sh,
-                se->line + 1, secs(x, k), 100.0 / n, why_starved(x, s)) < 0)
+                "%.0f%%) though it is %s: %s", host_name(x, se->host), 100 * sh, se->line + 1,
+                secs(x, k), 100.0 / n, after_fault ? "back from its fault" : "healthy",
+                why_starved(x, s)) < 0)
             return -1;
     }
     return 0;

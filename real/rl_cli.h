@@ -1,26 +1,34 @@
 /* rl_cli: the three hareal commands, and what they share (options, output
- * folder set-up, the end-of-run report). */
+ * folder set-up, the end-of-run report with its findings). */
 #ifndef RL_CLI_H
 #define RL_CLI_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include "hk_answer.h"
 #include "hk_file.h"
+#include "hk_plot.h"
 #include "rl_drive.h"
 
-enum { RL_EXIT_RUN = 1, RL_EXIT_USAGE = 2, RL_EXIT_INPUT = 3 };
+enum { RL_EXIT_RUN = 1, RL_EXIT_USAGE = 2, RL_EXIT_INPUT = 3, RL_EXIT_INTERRUPTED = 130 };
 
 /* The options hareal replay and hareal live share. */
 typedef struct rl_common {
     const char *trace, *out;
-    int format, force, plot, variant, strategy;
+    int format, force, plot, quiet, no_exec, variant, strategy, help;
     long long seed;
+    int ntmap;
+    const char *tmap[RL_TMAP_MAX][2];
+    char tmap_buf[RL_TMAP_MAX][256];
+    hk_plot_sel sel;
 } rl_common;
 
 void rl_common_init(rl_common *c, int variant, long long seed);
 /* a = argv[i], v = argv[i + 1] or NULL. Returns how many arguments it took (1 or 2), 0 if a is
- * not a shared option, -1 after printing what is wrong. */
+ * not a shared option, -1 after printing what is wrong. --help/--version set c->help. */
 int rl_common_opt(rl_common *c, const char *who, const char *a, const char *v);
+/* The shared options' lines for --help. */
+void rl_common_usage(FILE *f);
 
 int rl_cmd_mirror(int argc, char **argv);
 int rl_cmd_replay(int argc, char **argv);
@@ -28,8 +36,11 @@ int rl_cmd_live(int argc, char **argv, const char *self);
 
 /* Output folder: refuse one that holds a finished run unless force. */
 int rl_outdir(const char *dir, int force, hk_err *err);
-/* The per-mirror table, totals and replay lag, to out. */
-void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *title);
+/* The run in words: the per-mirror table, totals, replay lag, convergence, re-admission and
+ * the findings (first, for report.txt, or last, for stdout); ans may be NULL. */
+void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *title,
+               const hk_ans *ans, int findings_first);
 void rl_print_err(const char *who, const hk_err *e);
+void rl_print_warns(const char *who, const hk_warns *w);
 
 #endif

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "hk_cli.h"
 #include "hk_csv.h"
 #include "hk_plot.h"
 #include "hk_report.h"
@@ -20,6 +21,7 @@
 #include "hk_time.h"
 #include "rl_addr.h"
 #include "rl_cli.h"
+#include "rl_compare.h"
 
 int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc, const char *dir,
                   hk_out *periods, hk_out *queries);
@@ -48,6 +50,7 @@ typedef struct live {
     int nft;
     char self[1024], scn[1024], seed_s[32];
     int ending;
+    const hk_scn *s;             /* the scenario in the variant's dialect */
 } live;
 
 typedef struct lopts {
@@ -58,10 +61,25 @@ typedef struct lopts {
     int64_t duration_us;
 } lopts;
 
-static int bad(const char *m)
+#define WHO "hareal live"
+
+static int bad(const char *m, const char *v)
 {
-    fprintf(stderr, "hareal live: %s\n", m);
+    fprintf(stderr, WHO ": %s%s%s\n", m, v ? ": " : "", v ? v : "");
     return RL_EXIT_USAGE;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: hareal live SCENARIO [options]\n"
+               "  runs every mirror of the scenario as an 'hareal mirror' child on loopback,\n"
+               "  its workload through the wire master, its faults for real, on schedule\n"
+               "  --duration T          run length (default: the workload's)\n"
+               "  --compare-sim         also simulate the scenario; print both side by side\n");
+    rl_common_usage(f);
+    fprintf(f, "files in DIR: as hareal replay's, plus faults.csv and compare.csv\n"
+               "exit codes: 0 ok; 1 run-time failure; 2 bad command line; 3 bad input;\n"
+               "  130 interrupted (Ctrl-C: every child is stopped, every query has its rows)\n");
 }
 
 static int parse(int argc, char **argv, lopts *o)
@@ -70,7 +88,7 @@ static int parse(int argc, char **argv, lopts *o)
     rl_common_init(&o->c, -1, -1);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int took = rl_common_opt(&o->c, "hareal live", a, v);
+        int took = rl_common_opt(&o->c, WHO, a, v);
         if (took < 0)
             return RL_EXIT_USAGE;
         if (took > 0) {
@@ -81,20 +99,22 @@ static int parse(int argc, char **argv, lopts *o)
             o->compare = 1;
         } else if (a[0] != '-') {
             if (o->scenario)
-                return bad("one scenario at a time");
+                return bad("one scenario at a time; a second one", a);
             o->scenario = a;
-        } else if (!strcmp(a, "--duration") && v) {
-            int b;
-            const char *w;
-            if (hk_time_parse(v, HK_SEC, &o->duration_us, &b, &w) < 0 || o->duration_us <= 0)
-                return bad("--duration: expected a positive time such as 30s");
+        } else if (!strcmp(a, "--duration")) {
+            if (!v)
+                return bad("option needs a value", a);
+            if (hk_cli_time(WHO, a, v, HK_SEC, &o->duration_us) < 0)
+                return RL_EXIT_USAGE;
             i++;
         } else {
-            return bad("unknown option (or missing value)");
+            return bad("unknown option", a);
         }
     }
+    if (o->c.help)
+        return -1;
     if (!o->scenario)
-        return bad("expected a scenario file");
+        return bad("expected a scenario file (see --help)", NULL);
     if (!o->c.out) {
         const char *b = strrchr(o->scenario, '/');
         b = b ? b + 1 : o->scenario;
@@ -156,7 +176,7 @@ static int spawn(live *lv, child *c)
     snprintf(listen, sizeof listen, "127.0.0.1:%d", c->port);
     snprintf(port_arg, sizeof port_arg, "%d", c->port);
     char *args[] = {lv->self, "mirror", "--listen", listen, "--scenario", lv->scn, "--name",
-                    lv->L.scn->cl->hosts[c->host].name, "--control", "--quiet", "--seed",
+                    lv->s->cl->hosts[c->host].name, "--control", "--quiet", "--seed",
                     lv->seed_s, NULL};
     uv_pipe_init(lv->loop, &c->in, 0);
     c->pipe_open = 1;
@@ -268,7 +288,7 @@ static void fault_cb(uv_timer_t *t)
 
 static int schedule_faults(live *lv)
 {
-    const hk_scn *s = lv->L.scn;
+    const hk_scn *s = lv->s;
     lv->ft = calloc((size_t)s->nfaults * 3 + 1, sizeof *lv->ft);
     if (!lv->ft)
         return -1;
@@ -301,7 +321,7 @@ static void on_all_done(void *user)
 
 static int start_cluster(live *lv, struct sockaddr_in *addr)
 {
-    const hk_cluster *cl = lv->L.scn->cl;
+    const hk_cluster *cl = lv->s->cl;
     lv->n = cl->nhosts;
     lv->ch = calloc((size_t)lv->n + 1, sizeof *lv->ch);
     if (!lv->ch)
@@ -334,13 +354,133 @@ static int start_cluster(live *lv, struct sockaddr_in *addr)
     return 0;
 }
 
-int rl_compare_sim(const char *self, const char *scenario, const char *dir, const lopts *o,
-                   int64_t dur_us, uint64_t seed, int variant);
+/* The scenario's own trace(FILE) arrivals, when no --trace was given. */
+static int scenario_trace(const hk_scn *s, const lopts *o, hk_trace *tr, hk_err *e)
+{
+    if (o->c.trace)
+        return hk_trace_open(tr, o->c.trace, (hk_trace_fmt)o->c.format, NULL, e) < 0 ? -1 : 1;
+    if (s->wl.clients || s->wl.arr.kind != HK_ARR_TRACE)
+        return 0;
+    char p[1024];
+    hk_path_rel(s->file, s->wl.arr.path, p, sizeof p);
+    const char *col = strcmp(s->wl.arr.column, "t_s") ? s->wl.arr.column : NULL;
+    return hk_trace_open(tr, p, HK_TRACE_AUTO, col, e) < 0 ? -1 : 1;
+}
+
+static void setup_drive(rl_drive *d, const hk_scn *s, const lopts *o, hk_trace *tr,
+                        gsl_rng *rng, int64_t dur, live *lv)
+{
+    memset(d, 0, sizeof *d);
+    d->cl = s->cl;
+    d->trace = tr;
+    d->arr = tr ? NULL : (hk_arrivals *)&s->wl.arr;
+    d->nclients = tr ? 0 : s->wl.clients;
+    d->think = s->wl.think;
+    d->arr_table = s->wl.table;
+    d->rng = rng;
+    d->duration_us = dur;
+    d->speed = 1;
+    d->user_end = on_all_done;
+    d->user = lv;
+    for (int i = 0; i < s->wl.ntmap && i < RL_TMAP_MAX; i++) {
+        d->tmap[i][0] = s->wl.tmap[i][0];
+        d->tmap[i][1] = s->wl.tmap[i][1];
+        d->ntmap++;
+    }
+    for (int i = 0; i < o->c.ntmap && d->ntmap < RL_TMAP_MAX; i++) {
+        d->tmap[d->ntmap][0] = o->c.tmap[i][0];
+        d->tmap[d->ntmap++][1] = o->c.tmap[i][1];
+    }
+}
+
+static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_drive *d,
+                  int64_t dur, uint64_t seed, int variant)
+{
+    hk_err e;
+    hk_findings fd;
+    int rc = rl_master_analyse(m, s, &fd, o->c.out, &e);
+    hk_ans a = {&fd, &m->tl, s, 1};
+    if (rc == 0 && !o->c.quiet)
+        rl_report(stdout, m, d, WHO, &a, 0);
+    hk_out ro;
+    if (rc == 0 && (rc = hk_out_open(&ro, o->c.out, "report.txt", &e)) == 0) {
+        rl_report(ro.f, m, d, WHO, &a, 1);
+        rc = hk_out_commit(&ro, &e);
+    }
+    hk_findings_free(&fd);
+    if (rc == 0 && (hk_out_write_all(o->c.out, "scenario.txt", lv->L.text, strlen(lv->L.text),
+                                     &e) < 0 || hk_rep_faults(s, dur, o->c.out, &e) < 0))
+        rc = -1;
+    if (rc < 0) {
+        rl_print_err(WHO, &e);
+        return RL_EXIT_RUN;
+    }
+    if (o->compare && rl_compare_sim(lv->self, lv->scn, o->c.out, o->c.strategy, o->c.quiet, dur,
+                                     seed, variant) < 0)
+        return RL_EXIT_RUN;
+    char msg[512];
+    if (o->c.plot && hk_plot_run(o->c.out, 0, &o->c.sel, msg, sizeof msg) < 0)
+        fprintf(stderr, WHO ": %s\n", msg);
+    if (!o->c.quiet)
+        printf("files: %s/\n", o->c.out);
+    return 0;
+}
+
+static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint64_t seed)
+{
+    hk_err e;
+    hk_trace tr;
+    memset(&tr, 0, sizeof tr);
+    int64_t dur = o->duration_us > 0 ? o->duration_us : s->wl.duration_us;
+    int have = scenario_trace(s, o, &tr, &e);
+    if (have < 0) {
+        rl_print_err(WHO, &e);
+        return RL_EXIT_INPUT;
+    }
+    struct sockaddr_in *addr = calloc((size_t)s->cl->nhosts + 1, sizeof *addr);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = RL_EXIT_RUN;
+    if (rl_outdir(o->c.out, o->c.force, &e) < 0) {
+        rl_print_err(WHO, &e);
+        rc = RL_EXIT_USAGE;
+    } else if (!addr || !rng || start_cluster(lv, addr) < 0 || schedule_faults(lv) < 0) {
+        on_all_done(lv);
+        uv_run(lv->loop, UV_RUN_DEFAULT);
+    } else {
+        gsl_rng_set(rng, (unsigned long)seed);
+        rl_master_cfg mc = {s->cl, variant, o->c.strategy >= 0 ? o->c.strategy : s->strategy, addr,
+                            seed, NULL, NULL, s, NULL, NULL};
+        rl_drive d;
+        setup_drive(&d, s, o, have ? &tr : NULL, rng, dur, lv);
+        hk_out po, qo;
+        rl_master *m = NULL;
+        rc = rl_replay_run(&d, &m, &mc, o->c.out, &po, &qo);
+        if (rc == 0)
+            rc = report(o, lv, s, m, &d, dur, seed, variant);
+        if (rc == 0 && d.interrupted)
+            rc = RL_EXIT_INTERRUPTED;
+        rl_master_free(m);
+        rl_drive_free(&d);
+    }
+    if (rng)
+        gsl_rng_free(rng);
+    if (have > 0)
+        hk_trace_close(&tr);
+    free(addr);
+    return rc;
+}
 
 int rl_cmd_live(int argc, char **argv, const char *self)
 {
     lopts o;
     int rc = parse(argc, argv, &o);
+    if (rc < 0) {
+        if (o.c.help == 2)
+            hk_cli_version("hareal");
+        else
+            usage(stdout);
+        return 0;
+    }
     if (rc)
         return rc;
     live lv = {0};
@@ -351,170 +491,29 @@ int rl_cmd_live(int argc, char **argv, const char *self)
         snprintf(lv.self, sizeof lv.self, "%s", self);
     if (!realpath(o.scenario, lv.scn))
         snprintf(lv.scn, sizeof lv.scn, "%s", o.scenario);
-    if (hk_scn_load(o.scenario, 1, &lv.L, &e) < 0) {
-        rl_print_err("hareal live", &e);
+    if (hk_scn_load(o.scenario, !o.c.no_exec, &lv.L, &e) < 0) {
+        rl_print_err(WHO, &e);
         return RL_EXIT_INPUT;
     }
-    const hk_scn *s = lv.L.scn;
+    int variant = o.c.variant >= 0 ? o.c.variant : lv.L.scn->variant;
+    hk_warns w = {0};
+    hk_scn *s = hk_loaded_scn(&lv.L, variant, &w, &e);
+    if (!s) {
+        rl_print_err(WHO, &e);
+        hk_loaded_free(&lv.L);
+        return RL_EXIT_INPUT;
+    }
+    rl_print_warns(WHO, s == lv.L.scn ? &lv.L.warns : &w);
+    lv.s = s;
     uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
     snprintf(lv.seed_s, sizeof lv.seed_s, "%llu", (unsigned long long)seed);
-    int variant = o.c.variant >= 0 ? o.c.variant : s->variant;
-    int64_t dur = o.duration_us > 0 ? o.duration_us : s->wl.duration_us;
-    hk_trace tr;
-    int have_trace = 0;
-    struct sockaddr_in *addr = calloc((size_t)s->cl->nhosts + 1, sizeof *addr);
-    rc = RL_EXIT_RUN;
-    if (o.c.trace) {
-        if (hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, NULL, &e) < 0) {
-            rl_print_err("hareal live", &e);
-            rc = RL_EXIT_INPUT;
-            goto out;
-        }
-        have_trace = 1;
-    }
-    if (rl_outdir(o.c.out, o.c.force, &e) < 0) {
-        rl_print_err("hareal live", &e);
-        rc = RL_EXIT_USAGE;
-        goto out;
-    }
-    if (!addr || start_cluster(&lv, addr) < 0 || schedule_faults(&lv) < 0) {
-        on_all_done(&lv);
-        uv_run(lv.loop, UV_RUN_DEFAULT);
-        goto out;
-    }
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, (unsigned long)seed);
-    rl_master_cfg mc = {s->cl, variant, o.c.strategy >= 0 ? o.c.strategy : s->strategy, addr, seed,
-                        NULL, NULL, NULL, NULL};
-    rl_drive d = {0};
-    d.cl = s->cl;
-    d.trace = have_trace ? &tr : NULL;
-    d.arr = have_trace ? NULL : (hk_arrivals *)&s->wl.arr;
-    d.arr_table = s->wl.table;
-    d.rng = rng;
-    d.duration_us = dur;
-    d.speed = 1;
-    d.user_end = on_all_done;
-    d.user = &lv;
-    hk_out po, qo;
-    rl_master *m = NULL;
-    rc = rl_replay_run(&d, &m, &mc, o.c.out, &po, &qo);
-    gsl_rng_free(rng);
-    if (rc == 0) {
-        rl_report(stdout, m, &d, "hareal live");
-        hk_out ro;
-        if (hk_out_open(&ro, o.c.out, "report.txt", &e) == 0) {
-            rl_report(ro.f, m, &d, "hareal live");
-            hk_out_commit(&ro, &e);
-        }
-        hk_out_write_all(o.c.out, "scenario.txt", lv.L.text, strlen(lv.L.text), &e);
-        hk_rep_faults(s, dur, o.c.out, &e);
-        if (o.compare && rl_compare_sim(lv.self, lv.scn, o.c.out, &o, dur, seed, variant) < 0)
-            rc = RL_EXIT_RUN;
-        char msg[512];
-        if (o.c.plot && hk_plot_run(o.c.out, 0, NULL, msg, sizeof msg) < 0)
-            fprintf(stderr, "hareal live: %s\n", msg);
-        printf("files: %s/\n", o.c.out);
-    }
-    rl_master_free(m);
-out:
+    rc = run_live(&lv, &o, s, variant, seed);
     if (lv.ch) {
         on_all_done(&lv);
         uv_run(lv.loop, UV_RUN_DEFAULT);
     }
-    if (have_trace)
-        hk_trace_close(&tr);
     free(lv.ch);
     free(lv.ft);
-    free(addr);
     hk_loaded_free(&lv.L);
     return rc;
-}
-
-/* ---- --compare-sim ------------------------------------------------------ */
-
-typedef struct srow { char key[600]; double share, p50, p99; } srow;
-
-static int read_summary(const char *path, srow *rows, int max)
-{
-    hk_csvr r;
-    hk_err e;
-    if (hk_csvr_open(&r, path, &e) < 0)
-        return -1;
-    char **f;
-    int nf, n = 0, rc = hk_csvr_next(&r, &f, &nf, &e);
-    int c[6] = {hk_csv_column(f, nf, "table"), hk_csv_column(f, nf, "agent"),
-                hk_csv_column(f, nf, "mirror"), hk_csv_column(f, nf, "share"),
-                hk_csv_column(f, nf, "latency_p50_ms"), hk_csv_column(f, nf, "latency_p99_ms")};
-    while (rc == 1 && n < max && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1 && nf >= 11) {
-        snprintf(rows[n].key, sizeof rows[n].key, "%s,%s,%s", f[c[0]], f[c[1]], f[c[2]]);
-        rows[n].share = atof(f[c[3]]);
-        rows[n].p50 = atof(f[c[4]]);
-        rows[n].p99 = atof(f[c[5]]);
-        n++;
-    }
-    hk_csvr_close(&r);
-    return rc < 0 ? -1 : n;
-}
-
-int rl_compare_sim(const char *self, const char *scenario, const char *dir, const lopts *o,
-                   int64_t dur_us, uint64_t seed, int variant)
-{
-    char hasim[1100], simdir[1100], dur[32], seed_s[32];
-    snprintf(hasim, sizeof hasim, "%s", self);
-    char *slash = strrchr(hasim, '/');
-    snprintf(slash ? slash + 1 : hasim, sizeof hasim - (size_t)(slash ? slash + 1 - hasim : 0),
-             "hasim");
-    snprintf(simdir, sizeof simdir, "%s/sim", dir);
-    snprintf(dur, sizeof dur, "%.3fs", (double)dur_us / 1e6);
-    snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)seed);
-    char *args[] = {hasim, (char *)scenario, "--out", simdir, "--duration", dur, "--seed",
-                    seed_s, "--variant", (char *)hk_variant_get((hk_variant_id)variant)->name,
-                    "--quiet", NULL, NULL, NULL};
-    if (o->c.strategy >= 0) {
-        args[11] = "--strategy";
-        args[12] = (char *)hk_strat_get(o->c.strategy)->name;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        execv(hasim, args);
-        _exit(127);
-    }
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "hareal live: --compare-sim: %s failed\n", hasim);
-        return -1;
-    }
-    srow *real = calloc(1024, sizeof *real), *sim = real ? real + 512 : NULL;
-    if (!real)
-        return -1;
-    char p[1200];
-    snprintf(p, sizeof p, "%s/summary.csv", dir);
-    int nr = read_summary(p, real, 512);
-    snprintf(p, sizeof p, "%s/summary.csv", simdir);
-    int ns = read_summary(p, sim, 512);
-    hk_out co;
-    hk_err e;
-    if (nr < 0 || ns < 0 || hk_out_open(&co, dir, "compare.csv", &e) < 0) {
-        fprintf(stderr, "hareal live: --compare-sim: cannot read the summaries or write compare.csv\n");
-        free(real);
-        return -1;
-    }
-    fputs("table,agent,mirror,share_real,share_sim,p50_real_ms,p50_sim_ms,p99_real_ms,p99_sim_ms\n",
-          co.f);
-    printf("real vs simulated (%s):\n%-40s %10s %10s %10s %10s %10s %10s\n", simdir,
-           "table,agent,mirror", "share", "sim", "p50_ms", "sim", "p99_ms", "sim");
-    for (int i = 0; i < nr; i++) {
-        const srow *x = NULL;
-        for (int j = 0; j < ns; j++)
-            if (!strcmp(sim[j].key, real[i].key))
-                x = &sim[j];
-        double ss = x ? x->share : 0, s50 = x ? x->p50 : 0, s99 = x ? x->p99 : 0;
-        printf("%-40s %10.4f %10.4f %10.3f %10.3f %10.3f %10.3f\n", real[i].key, real[i].share, ss,
-               real[i].p50, s50, real[i].p99, s99);
-        fprintf(co.f, "%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f\n", real[i].key, real[i].share, ss,
-                real[i].p50, s50, real[i].p99, s99);
-    }
-    free(real);
-    return hk_out_commit(&co, &e);
 }

@@ -2,6 +2,7 @@
  * (or "quit" on its control stdin). */
 #include <stdlib.h>
 #include <string.h>
+#include "hk_cli.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
 #include "rl_addr.h"
@@ -12,14 +13,77 @@ typedef struct mopts {
     const char *listen, *service, *scenario, *name, *log, *fault;
     int threads, control, max_conns, quiet;
     double errors, warnings;
-    int64_t idle_us;
+    int64_t idle_us, request_us;
     long long seed, max_request;
 } mopts;
 
-static int bad(const char *m)
+#define WHO "hareal mirror"
+
+static int bad(const char *m, const char *v)
 {
-    fprintf(stderr, "hareal mirror: %s\n", m);
+    fprintf(stderr, WHO ": %s%s%s\n", m, v ? ": " : "", v ? v : "");
     return RL_EXIT_USAGE;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: hareal mirror --listen IP:PORT [options]\n"
+"  speaks the searchd side of the agent protocol (Sphinx 2.2.11 and Manticore masters)\n"
+"  --service DIST        time to execute one query (default constant(0)); e.g. 5ms,\n"
+"                        lognormal(median=5ms, sigma=0.3)\n"
+"  --threads N           workers, a FCFS queue behind them (0-100000, default 0: no queue)\n"
+"  --errors P            probability of an ERROR reply (default 0)\n"
+"  --warnings P          probability of a WARNING reply (default 0)\n"
+"  --fault KIND          none, down, hang, slow(F), errors(P), partition, close, reset,\n"
+"                        garbage, badversion, retry, warning, drip(MS), acceptclose\n"
+"  --scenario FILE --name HOST:PORT   behave as that mirror of the scenario\n"
+"  --control             read 'fault KIND' and 'quit' lines on stdin\n"
+"  --log FILE.csv        one row per query served (t_s,peer,index,query,delay_ms,outcome)\n"
+"  --seed N              random seed (default 1)\n"
+"  --max-conns N         connections at once (default 1000; when full, the oldest idle\n"
+"                        or slowest-arriving one is evicted for a new one)\n"
+"  --idle-timeout T      close a connection idle that long (default 60s)\n"
+"  --request-timeout T   a request must arrive whole within T of its first byte\n"
+"                        (default 5s: slow senders cannot hold the mirror)\n"
+"  --max-request BYTES   largest request accepted (64..67108864, default 1048576)\n"
+"  --quiet, --help, --version\n"
+"exit codes: 0 stopped (SIGINT, SIGTERM, 'quit'); 1 cannot listen or run; 2 bad command line;\n"
+"  3 bad scenario\n");
+}
+
+static int value(mopts *o, const char *a, const char *v)
+{
+    long long n;
+    static const char *strs[] = {"--listen", "--service", "--scenario", "--name", "--log",
+                                 "--fault"};
+    const char **dst[] = {&o->listen, &o->service, &o->scenario, &o->name, &o->log, &o->fault};
+    for (int k = 0; k < 6; k++)
+        if (!strcmp(a, strs[k])) {
+            *dst[k] = v;
+            return 0;
+        }
+    if (!strcmp(a, "--threads") || !strcmp(a, "--max-conns")) {
+        int threads = a[2] == 't';
+        if (hk_cli_int(WHO, a, v, threads ? 0 : 1, threads ? 100000 : 1000000, &n) < 0)
+            return -1;
+        *(threads ? &o->threads : &o->max_conns) = (int)n;
+    } else if (!strcmp(a, "--errors") || !strcmp(a, "--warnings")) {
+        if (hk_cli_real(WHO, a, v, 0, 1, a[2] == 'e' ? &o->errors : &o->warnings) < 0)
+            return -1;
+    } else if (!strcmp(a, "--seed")) {
+        if (hk_cli_int(WHO, a, v, 0, 4294967295LL, &o->seed) < 0)
+            return -1;
+    } else if (!strcmp(a, "--max-request")) {
+        if (hk_cli_int(WHO, a, v, 64, 64LL << 20, &o->max_request) < 0)
+            return -1;
+    } else if (!strcmp(a, "--idle-timeout") || !strcmp(a, "--request-timeout")) {
+        if (hk_cli_time(WHO, a, v, HK_SEC, a[2] == 'i' ? &o->idle_us : &o->request_us) < 0)
+            return -1;
+    } else {
+        return bad("unknown option", a), -1;
+    }
+    return 0;
 }
 
 static int parse(int argc, char **argv, mopts *o)
@@ -27,45 +91,27 @@ static int parse(int argc, char **argv, mopts *o)
     memset(o, 0, sizeof *o);
     o->max_conns = 1000;
     o->idle_us = 60 * HK_SEC;
+    o->request_us = 5 * HK_SEC;
     o->seed = 1;
     o->max_request = 1 << 20;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--control")) { o->control = 1; continue; }
         if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return -1; }
+        if (!strcmp(a, "--version")) { hk_cli_version("hareal"); return -1; }
+        if (a[0] != '-')
+            return bad("unexpected argument", a);
         if (!v)
-            return bad("option needs a value (or unknown option)");
+            return bad("option needs a value (or is unknown)", a);
+        if (value(o, a, v) < 0)
+            return RL_EXIT_USAGE;
         i++;
-        char *e = NULL;
-        if (!strcmp(a, "--listen")) o->listen = v;
-        else if (!strcmp(a, "--service")) o->service = v;
-        else if (!strcmp(a, "--scenario")) o->scenario = v;
-        else if (!strcmp(a, "--name")) o->name = v;
-        else if (!strcmp(a, "--log")) o->log = v;
-        else if (!strcmp(a, "--fault")) o->fault = v;
-        else if (!strcmp(a, "--threads")) o->threads = (int)strtol(v, &e, 10);
-        else if (!strcmp(a, "--max-conns")) o->max_conns = (int)strtol(v, &e, 10);
-        else if (!strcmp(a, "--errors")) o->errors = strtod(v, &e);
-        else if (!strcmp(a, "--warnings")) o->warnings = strtod(v, &e);
-        else if (!strcmp(a, "--seed")) o->seed = strtoll(v, &e, 10);
-        else if (!strcmp(a, "--max-request")) o->max_request = strtoll(v, &e, 10);
-        else if (!strcmp(a, "--idle-timeout")) {
-            int b;
-            const char *w;
-            if (hk_time_parse(v, HK_SEC, &o->idle_us, &b, &w) < 0 || o->idle_us <= 0)
-                return bad("--idle-timeout: expected a positive time");
-        } else
-            return bad("unknown option");
-        if (e && *e)
-            return bad("expected a number");
     }
     if (!o->listen)
-        return bad("expected --listen IP:PORT");
-    if (o->errors < 0 || o->errors > 1 || o->warnings < 0 || o->warnings > 1 || o->threads < 0 ||
-        o->max_conns < 1 || o->max_request < 64)
-        return bad("a value is out of range");
+        return bad("expected --listen IP:PORT (see --help)", NULL);
     if (!!o->scenario != !!o->name)
-        return bad("--scenario and --name go together");
+        return bad("--scenario and --name go together", NULL);
     return 0;
 }
 
@@ -85,15 +131,16 @@ int rl_cmd_mirror(int argc, char **argv)
     mopts o;
     int rc = parse(argc, argv, &o);
     if (rc)
-        return rc;
+        return rc < 0 ? 0 : rc;
     rl_mirror_cfg c = {0};
     if (rl_addr_parse(o.listen, c.host, sizeof c.host, &c.port) < 0)
-        return bad("--listen: expected IP:PORT");
+        return bad("--listen: expected IP:PORT", o.listen);
     c.threads = o.threads;
     c.errors = o.errors;
     c.warnings = o.warnings;
     c.max_conns = o.max_conns;
     c.idle_ms = o.idle_us / 1000;
+    c.request_ms = o.request_us / 1000;
     c.max_request = (uint32_t)o.max_request;
     c.seed = (uint64_t)o.seed;
     hk_dist *svc = NULL;
@@ -134,7 +181,7 @@ int rl_cmd_mirror(int argc, char **argv)
     rc = 0;
     if (o.fault && rl_fault_parse(o.fault, &f, &x) < 0) {
         rc = bad("--fault: expected none, down, hang, slow(F), errors(P), partition, close, "
-                 "reset, garbage, badversion, retry, warning, drip(MS) or acceptclose");
+                 "reset, garbage, badversion, retry, warning, drip(MS) or acceptclose", o.fault);
     } else if (o.log && !(log = fopen(o.log, "w"))) {
         fprintf(stderr, "hareal mirror: cannot write %s\n", o.log);
         rc = RL_EXIT_RUN;

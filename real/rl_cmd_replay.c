@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_cli.h"
+#include "hk_keys.h"
 #include "hk_plot.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
@@ -10,20 +12,37 @@
 #include "rl_cli.h"
 
 #define MAXMAPS 256
+#define WHO "hareal replay"
 
 typedef struct ropts {
     rl_common c;
     const char *config;
     char outbuf[1024];
-    int concurrency;
+    long long concurrency;
     double speed;
     const char *maps[MAXMAPS];
     int nmaps;
 } ropts;
 
-static int bad(const char *m)
+static void usage(FILE *f)
 {
-    fprintf(stderr, "hareal replay: %s\n", m);
+    fprintf(f, "usage: hareal replay --config manticore.conf|SCENARIO --trace FILE [options]\n"
+               "  --config FILE         the master's config (or a scenario: its tables)\n"
+               "  --speed X             open loop at the trace's timing x X (default 1)\n"
+               "  --concurrency N       closed loop: N queries in flight, as fast as answered\n"
+               "  --map HOST:PORT=IP:PORT  where a config host really is (repeatable)\n");
+    rl_common_usage(f);
+    fprintf(f, "files in DIR: queries.csv (one row per query and agent line), report.txt,\n"
+               "  findings.csv, summary.csv, periods.csv, latency.csv, timeline.csv,\n"
+               "  convergence.csv, readmission.csv, agent_status.txt, scenario.txt\n"
+               "exit codes: 0 ok; 1 run-time failure; 2 bad command line or a finished folder\n"
+               "  (--force); 3 bad input (config, trace) or a trace none of whose queries the\n"
+               "  config serves; 130 interrupted (Ctrl-C: every query still has its rows)\n");
+}
+
+static int bad(const char *m, const char *v)
+{
+    fprintf(stderr, WHO ": %s%s%s\n", m, v ? ": " : "", v ? v : "");
     return RL_EXIT_USAGE;
 }
 
@@ -34,33 +53,37 @@ static int parse(int argc, char **argv, ropts *o)
     o->speed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int took = rl_common_opt(&o->c, "hareal replay", a, v);
+        int took = rl_common_opt(&o->c, WHO, a, v);
         if (took < 0)
             return RL_EXIT_USAGE;
         if (took > 0) {
             i += took - 1;
             continue;
         }
+        if (a[0] != '-' || (strcmp(a, "--config") && strcmp(a, "--speed") &&
+                            strcmp(a, "--concurrency") && strcmp(a, "--map")))
+            return bad("unknown option", a);
         if (!v)
-            return bad("option needs a value (or unknown option)");
+            return bad("option needs a value", a);
         i++;
-        char *e = NULL;
-        if (!strcmp(a, "--config")) o->config = v;
-        else if (!strcmp(a, "--speed")) o->speed = strtod(v, &e);
-        else if (!strcmp(a, "--concurrency")) o->concurrency = (int)strtol(v, &e, 10);
-        else if (!strcmp(a, "--map")) {
+        if (!strcmp(a, "--config"))
+            o->config = v;
+        else if (!strcmp(a, "--speed")) {
+            if (hk_cli_real(WHO, a, v, 1e-6, 1e6, &o->speed) < 0)
+                return RL_EXIT_USAGE;
+        } else if (!strcmp(a, "--concurrency")) {
+            if (hk_cli_int(WHO, a, v, 1, 100000, &o->concurrency) < 0)
+                return RL_EXIT_USAGE;
+        } else {
             if (o->nmaps == MAXMAPS || !strchr(v, '='))
-                return bad("--map: expected HOST:PORT=IP:PORT");
+                return bad("--map: expected HOST:PORT=IP:PORT", v);
             o->maps[o->nmaps++] = v;
-        } else
-            return bad("unknown option");
-        if (e && *e)
-            return bad("expected a number");
+        }
     }
+    if (o->c.help)
+        return -1;
     if (!o->config || !o->c.trace)
-        return bad("expected --config FILE and --trace FILE");
-    if (!(o->speed > 0) || o->concurrency < 0)
-        return bad("--speed must be > 0 and --concurrency >= 0");
+        return bad("expected --config FILE and --trace FILE (see --help)", NULL);
     if (!o->c.out) {
         const char *b = strrchr(o->c.trace, '/');
         b = b ? b + 1 : o->c.trace;
@@ -70,127 +93,195 @@ static int parse(int argc, char **argv, ropts *o)
     return 0;
 }
 
-/* A config, or a scenario (whose sim { config = } is followed). */
-static int load_cluster(const char *path, hk_dialect d, hk_conf **c, hk_conf **tables,
-                        hk_cluster **cl, char **text, hk_err *e, hk_warns *w)
+typedef struct loaded {
+    hk_conf *c, *tables;
+    hk_cluster *cl;
+    char *text;
+    hk_warns w;
+} loaded;
+
+static int no_table_served(const hk_cluster *cl, const char *path, hk_err *e)
+{
+    if (!cl->nrefused)
+        return hk_err_set(e, path, 1, 1, "expected a table with 'type = distributed' and agents");
+    *e = cl->refused[0].why; /* say why, where */
+    char m[HK_ERR_MSG];
+    snprintf(m, sizeof m, "no distributed table is served; table '%s': %s", cl->refused[0].name,
+             cl->refused[0].why.msg);
+    snprintf(e->msg, sizeof e->msg, "%s", m);
+    return -1;
+}
+
+/* A config, or a scenario (whose sim { config = } is followed), read in the dialect. */
+static int load_cluster(const char *path, int exec, hk_dialect d, loaded *L, hk_err *e)
 {
     size_t len;
-    if (hk_file_read(path, text, &len, e) < 0 || hk_conf_parse(*text, len, path, c, e) < 0)
+    int ran;
+    static const char *const scn_types[] = {"source", "index", "table", "indexer", "searchd",
+                                            "common", "mirror", "fault", "workload", "sim",
+                                            "expect", NULL};
+    if (hk_config_read(path, exec, &L->text, &len, &ran, e) < 0 ||
+        hk_conf_parse(L->text, len, path, &L->c, e) < 0 ||
+        hk_conf_check_types(L->c, scn_types, e) < 0)
         return -1;
-    const hk_entry *ce = hk_scn_config_entry(*c);
+    const hk_entry *ce = hk_scn_config_entry(L->c);
     if (ce) {
         char p[1024], *t2;
         size_t l2;
         hk_path_rel(path, ce->value, p, sizeof p);
-        if (hk_file_read(p, &t2, &l2, e) < 0)
+        if (hk_config_read(p, exec, &t2, &l2, &ran, e) < 0)
             return -1;
-        int rc = hk_conf_parse(t2, l2, p, tables, e);
+        int rc = hk_conf_parse(t2, l2, p, &L->tables, e);
         free(t2);
-        if (rc < 0)
+        if (rc < 0 || hk_conf_check_types(L->tables, hk_conf_sections, e) < 0)
             return -1;
     }
-    if (hk_cluster_from_conf(*tables ? *tables : *c, *c, d, cl, e, w) < 0)
+    if (hk_cluster_from_conf(L->tables ? L->tables : L->c, L->c, d, &L->cl, e, &L->w) < 0)
         return -1;
-    if ((*cl)->ntables == 0 && (*cl)->nrefused) { /* say why, where */
-        *e = (*cl)->refused[0].why;
-        char m[HK_ERR_MSG];
-        snprintf(m, sizeof m, "no distributed table is served; table '%s': %s",
-                 (*cl)->refused[0].name, (*cl)->refused[0].why.msg);
-        snprintf(e->msg, sizeof e->msg, "%s", m);
-        return -1;
-    }
-    if ((*cl)->ntables == 0)
-        return hk_err_set(e, path, 1, 1, "expected a table with 'type = distributed' and agents");
-    return 0;
+    return L->cl->ntables ? 0 : no_table_served(L->cl, path, e);
 }
 
-typedef struct run {
-    rl_drive d;
-    rl_master *m;
-    const char *dir;
-    hk_err err;
-    int rc;
-} run;
-
-static void on_end(rl_drive *d)
+static void unload(loaded *L)
 {
-    run *r = d->ctx;
-    rl_master_stop(r->m);
+    hk_cluster_free(L->cl);
+    hk_conf_free(L->c);
+    hk_conf_free(L->tables);
+    free(L->text);
 }
+
+typedef struct run { rl_master *m; } run;
+
+static void on_end(rl_drive *d) { rl_master_stop(((run *)d->ctx)->m); }
 
 int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc, const char *dir,
                   hk_out *periods, hk_out *queries);
+
+/* What the run found, the report (stdout and report.txt), the scenario, the plots. */
+static int finish(const ropts *o, rl_master *m, rl_drive *d, const loaded *L)
+{
+    hk_err e;
+    hk_scn shell = {0}; /* a replay has a cluster but no scenario: no faults */
+    shell.cl = L->cl;
+    hk_findings fd;
+    if (rl_master_analyse(m, &shell, &fd, o->c.out, &e) < 0) {
+        rl_print_err(WHO, &e);
+        hk_findings_free(&fd);
+        return RL_EXIT_RUN;
+    }
+    hk_ans a = {&fd, &m->tl, &shell, 1};
+    if (!o->c.quiet)
+        rl_report(stdout, m, d, o->c.trace, &a, 0);
+    hk_out ro;
+    int rc = hk_out_open(&ro, o->c.out, "report.txt", &e);
+    if (rc == 0) {
+        rl_report(ro.f, m, d, o->c.trace, &a, 1);
+        rc = hk_out_commit(&ro, &e);
+    }
+    if (rc == 0)
+        rc = hk_out_write_all(o->c.out, "scenario.txt", L->text, strlen(L->text), &e);
+    hk_findings_free(&fd);
+    if (rc < 0) {
+        rl_print_err(WHO, &e);
+        return RL_EXIT_RUN;
+    }
+    char msg[512];
+    if (o->c.plot && hk_plot_run(o->c.out, 0, &o->c.sel, msg, sizeof msg) < 0)
+        fprintf(stderr, WHO ": %s\n", msg);
+    if (!o->c.quiet)
+        printf("files: %s/\n", o->c.out);
+    return 0;
+}
+
+/* Nothing was sent: say why, and fail. */
+static int nothing_sent(const ropts *o, const rl_drive *d, const hk_cluster *cl)
+{
+    if (!d->unknown) {
+        fprintf(stderr, WHO ": %s holds no query: expected at least one search\n", o->c.trace);
+        return RL_EXIT_INPUT;
+    }
+    char names[256] = "";
+    for (int t = 0; t < cl->ntables && strlen(names) + strlen(cl->tables[t].name) + 3 < sizeof names;
+         t++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", t ? ", " : "",
+                 cl->tables[t].name);
+    fprintf(stderr, WHO ": none of the trace's %llu queries names a table the config serves "
+            "(the trace's: %s; the config's: %s): expected --table-map LOGNAME=CONFIGNAME\n",
+            (unsigned long long)d->unknown, d->unknown_names, names);
+    return RL_EXIT_INPUT;
+}
 
 int rl_cmd_replay(int argc, char **argv)
 {
     ropts o;
     int rc = parse(argc, argv, &o);
+    if (rc < 0) {
+        if (o.c.help == 2)
+            hk_cli_version("hareal");
+        else
+            usage(stdout);
+        return 0;
+    }
     if (rc)
         return rc;
-    hk_conf *c = NULL, *tables = NULL;
-    hk_cluster *cl = NULL;
-    char *text = NULL;
+    loaded L = {0};
     hk_err e;
-    hk_warns w = {0};
     hk_trace tr;
+    memset(&tr, 0, sizeof tr);
     struct sockaddr_in *addr = NULL;
     char msg[600];
     rc = RL_EXIT_INPUT;
-    if (load_cluster(o.config, hk_dialect_of(o.c.variant), &c, &tables, &cl, &text, &e, &w) < 0 ||
+    if (load_cluster(o.config, !o.c.no_exec, hk_dialect_of(o.c.variant), &L, &e) < 0 ||
         hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, NULL, &e) < 0) {
-        rl_print_err("hareal replay", &e);
+        rl_print_err(WHO, &e);
         goto done;
     }
-    for (int i = 0; i < w.n; i++)
-        fprintf(stderr, "hareal replay: warning: %s\n", hk_err_str(&w.w[i], msg, sizeof msg));
-    if (hk_trace_note(tr.fmt))
-        fprintf(stderr, "hareal replay: note: %s\n", hk_trace_note(tr.fmt));
-    addr = calloc((size_t)cl->nhosts + 1, sizeof *addr);
-    if (!addr || rl_addr_resolve(cl, o.maps, o.nmaps, addr, msg, sizeof msg) < 0) {
-        fprintf(stderr, "hareal replay: %s\n", msg);
-        goto closetr;
+    if (!hk_trace_has_tables(&tr)) {
+        fprintf(stderr, WHO ": %s: expected a 'table' column (and t_s, query)\n", o.c.trace);
+        goto done;
     }
-    rc = RL_EXIT_RUN;
+    rl_print_warns(WHO, &L.w);
+    if (hk_trace_note(tr.fmt) && !o.c.quiet)
+        fprintf(stderr, WHO ": note: %s\n", hk_trace_note(tr.fmt));
+    addr = calloc((size_t)L.cl->nhosts + 1, sizeof *addr);
+    if (!addr || rl_addr_resolve(L.cl, o.maps, o.nmaps, addr, msg, sizeof msg) < 0) {
+        fprintf(stderr, WHO ": %s\n", addr ? msg : "out of memory");
+        goto done;
+    }
     if (rl_outdir(o.c.out, o.c.force, &e) < 0) {
-        rl_print_err("hareal replay", &e);
+        rl_print_err(WHO, &e);
         rc = RL_EXIT_USAGE;
-        goto closetr;
+        goto done;
     }
-    rl_master_cfg mc = {cl, o.c.variant, o.c.strategy, addr, (uint64_t)o.c.seed, NULL, NULL, NULL, NULL};
-    rl_drive d = {0};
-    d.cl = cl;
+    rl_master_cfg mc = {L.cl, o.c.variant, o.c.strategy, addr, (uint64_t)o.c.seed, NULL, NULL,
+                        NULL, NULL, NULL};
+    rl_drive d;
+    memset(&d, 0, sizeof d);
+    d.cl = L.cl;
     d.trace = &tr;
     d.speed = o.speed;
-    d.concurrency = o.concurrency;
+    d.concurrency = (int)o.concurrency;
+    d.ntmap = o.c.ntmap;
+    memcpy(d.tmap, o.c.tmap, sizeof d.tmap);
     hk_out po, qo;
     rl_master *m = NULL;
     rc = rl_replay_run(&d, &m, &mc, o.c.out, &po, &qo);
-    if (rc == 0) {
-        rl_report(stdout, m, &d, o.c.trace);
-        hk_out ro;
-        if (hk_out_open(&ro, o.c.out, "report.txt", &e) == 0) {
-            rl_report(ro.f, m, &d, o.c.trace);
-            hk_out_commit(&ro, &e);
-        }
-        hk_out_write_all(o.c.out, "scenario.txt", text, strlen(text), &e);
-        if (o.c.plot && hk_plot_run(o.c.out, 0, NULL, msg, sizeof msg) < 0)
-            fprintf(stderr, "hareal replay: %s\n", msg);
-        printf("files: %s/\n", o.c.out);
-    }
+    if (rc == 0 && m->sent == 0)
+        rc = nothing_sent(&o, &d, L.cl);
+    else if (rc == 0)
+        rc = finish(&o, m, &d, &L);
+    if (rc == 0 && d.interrupted)
+        rc = RL_EXIT_INTERRUPTED;
     rl_master_free(m);
-closetr:
-    hk_trace_close(&tr);
+    rl_drive_free(&d);
 done:
+    hk_trace_close(&tr);
     free(addr);
-    hk_cluster_free(cl);
-    hk_conf_free(c);
-    hk_conf_free(tables);
-    free(text);
+    unload(&L);
     return rc;
 }
 
-/* Run the loop with a master and a drive until every query has its row;
- * used by replay and live. Files are committed only when complete. */
+/* Run the loop with a master and a drive until every query has its rows; used by replay and
+ * live. Files are committed only when complete. */
 int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const char *dir,
                   hk_out *po, hk_out *qo)
 {
@@ -228,17 +319,11 @@ int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const c
     d->queries = qo->f;
     d->on_end = on_end;
     d->ctx = &r;
-    if (rl_drive_start(d) < 0) {
-        rl_print_err("hareal", &d->err);
+    int started = rl_drive_start(d) == 0;
+    if (!started)
         rl_master_stop(m);
-        uv_run(loop, UV_RUN_DEFAULT);
-        hk_out_abort(po);
-        hk_out_abort(qo);
-        hk_out_abort(&lo);
-        return RL_EXIT_INPUT;
-    }
     uv_run(loop, UV_RUN_DEFAULT);
-    if (d->failed) { /* a malformed trace line: what was sent has rows; the run is not complete */
+    if (!started || d->failed) { /* a malformed trace: the run is not complete */
         rl_print_err("hareal", &d->err);
         hk_out_abort(po);
         hk_out_abort(qo);

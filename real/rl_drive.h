@@ -1,41 +1,59 @@
 /* rl_drive: feeds a master with queries — from a trace (open loop at the
- * trace's own timing scaled by --speed, or closed loop with N in flight) or
- * from a scenario's arrival process — writes one queries.csv row per query
- * and agent line, and on Ctrl-C stops sending but still gives every remaining
- * trace query its row ("not_sent"). */
+ * trace's own timing scaled by --speed, or closed loop with N in flight), from
+ * a scenario's arrival process, or from N closed-loop clients that think
+ * between an answer and their next query — writes one queries.csv row per
+ * query and agent line, and on Ctrl-C stops sending but still gives every
+ * remaining trace query its rows ("not_sent", one per agent line). A trace's
+ * table names go through the table map first. */
 #ifndef RL_DRIVE_H
 #define RL_DRIVE_H
 
 #include <stdio.h>
 #include <uv.h>
 #include "hk_arrivals.h"
+#include "hk_dist.h"
 #include "hk_hist.h"
 #include "hk_trace.h"
 #include "rl_master.h"
+
+#define RL_TMAP_MAX 64
+
+typedef struct rl_client {       /* one closed-loop client */
+    uv_timer_t think;
+    struct rl_drive *d;
+    uint64_t inflight;           /* its query's id + 1, 0 = thinking */
+} rl_client;
 
 typedef struct rl_drive {
     uv_loop_t *loop;
     rl_master *m;
     const hk_cluster *cl;
     FILE *queries;               /* queries.csv stream */
-    /* source: a trace, or arrivals */
+    /* source: a trace, arrivals, or clients */
     hk_trace *trace;
     hk_arrivals *arr;
     gsl_rng *rng;
     int arr_table;               /* -1 = tables in turn */
     int64_t duration_us;
     double speed;
-    int concurrency;             /* > 0: closed loop */
+    int concurrency;             /* > 0: closed loop over a trace */
+    int nclients;                /* > 0: closed-loop clients (scenario workload) */
+    const hk_dist *think;
+    rl_client *clients;
+    int ntmap;                   /* a trace's table names -> the config's */
+    const char *tmap[RL_TMAP_MAX][2];
     /* state */
     uv_timer_t timer;
     uv_signal_t sigint, sigterm;
     uv_check_t check;
     uv_idle_t idle;              /* spins the loop (I/O included) for the last millisecond */
+    int handles_on;
     hk_qrec next;
-    char qtext[64];              /* generated arrivals' query text */
-    int have_next, eof, interrupted, failed, finished;
+    char qtext[64];              /* generated queries' text */
+    int have_next, eof, interrupted, failed, finished, have_t0;
     int64_t t0_trace, t0_us;
     uint64_t ids, unknown, not_sent;
+    char unknown_names[256];     /* the first few table names the config lacks */
     hk_hist lag;
     hk_err err;
     void (*on_end)(struct rl_drive *d);   /* called once everything has finished */
@@ -44,9 +62,12 @@ typedef struct rl_drive {
     void *user;
 } rl_drive;
 
+/* -1 with d->err set when the source's first record is bad (nothing is started then). */
 int rl_drive_start(rl_drive *d);
 /* Stop sending (duration over, or Ctrl-C when interrupted = 1). */
 void rl_drive_stop(rl_drive *d, int interrupted);
 void rl_drive_on_done(void *ctx, const rl_outcome *o, int last, int qok);
+/* After the loop: the drive's own memory. */
+void rl_drive_free(rl_drive *d);
 
 #endif

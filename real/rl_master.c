@@ -8,6 +8,7 @@
 #include "hk_buf.h"
 #include "hk_file.h"
 #include "hk_proto.h"
+#include "hk_answer.h"
 #include "hk_report.h"
 
 typedef struct rl_lst {
@@ -96,8 +97,12 @@ static void line_done(rl_master *m, rl_q *q, int k, int ev, int64_t now)
     int qok = q->failed == 0 ? 1 : (q->failed == t->nlines && t->nlocal == 0) ? -1 : 0;
     if (last) {
         m->finished++;
-        hk_hist_add(&m->all, (double)(now - q->t_sent));
-        hk_hist_add(&m->per_all, (double)(now - q->t_sent));
+        if (qok >= 0 && ev >= 0) { /* a failed query has no latency: it is counted beside */
+            hk_hist_add(&m->all, (double)(now - q->t_sent));
+            hk_hist_add(&m->per_all, (double)(now - q->t_sent));
+        }
+        if (ev >= 0)
+            hk_tl_query(&m->tl, now, qok == 1 ? 0 : qok == 0 ? 1 : 2);
         if (ev < 0)
             m->cancelled++;
         else if (qok == 1)
@@ -153,9 +158,12 @@ static void record(rl_master *m, rl_att *a, int ev, int64_t now)
             m->dash[a->host].ping_trip_us = now - a->t_start;
         return;
     }
-    int li = m->li_base[a->q->table] + a->k;
-    rl_mstat *s = &m->st[li][a->q->ls[a->k].mirror];
-    if (ev == HK_EV_SUCCESS || ev == HK_EV_WARNING) {
+    int li = m->li_base[a->q->table] + a->k, j = a->q->ls[a->k].mirror;
+    rl_mstat *s = &m->st[li][j];
+    int ok = ev == HK_EV_SUCCESS || ev == HK_EV_WARNING;
+    hk_line_end(m->lines[li], j, now, ok, now - a->t_start);
+    hk_tl_outcome(&m->tl, m->series[li] + j, now, ok, (double)(now - a->t_start));
+    if (ok) {
         hk_hist_add(&s->per, (double)(now - a->t_start));
         s->tok++;
     } else {
@@ -358,6 +366,19 @@ static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
     return a;
 }
 
+/* The first attempt on host h after one of the live scenario's faults on it ended. */
+static void note_readmit(rl_master *m, int h, int64_t now)
+{
+    const hk_scn *s = m->c.scn;
+    int64_t rel = now - m->t0_us;
+    for (int fi = 0; s && fi < s->nfaults; fi++) {
+        const hk_fault *f = &s->faults[fi];
+        if (f->host == h && m->first_after[fi] < 0 && f->for_us >= 0 &&
+            rel >= f->at_us + f->for_us)
+            m->first_after[fi] = rel;
+    }
+}
+
 static void attempt(rl_master *m, rl_q *q, int k, int choose)
 {
     const hk_table *t = &m->c.cl->tables[q->table];
@@ -370,6 +391,9 @@ static void attempt(rl_master *m, rl_q *q, int k, int choose)
     ls->attempts++;
     int h = lc->host[ls->mirror];
     hk_dash_begin(&m->dash[h], now);
+    hk_line_begin(m->lines[li], ls->mirror, now);
+    hk_tl_attempt(&m->tl, m->series[li] + ls->mirror, now);
+    note_readmit(m, h, now);
     m->st[li][ls->mirror].q++;
     m->st[li][ls->mirror].tq++;
     rl_att *a = att_new(m, h, t->connect_timeout_us);
@@ -442,10 +466,16 @@ static void sample(uv_timer_t *t)
     rl_master *m = t->data;
     int64_t now = rl_now_us();
     for (int i = 0; i < m->nli; i++) {
+        const hk_line *l = m->lines[i];
         hk_line_probs(m->lines[i], now, m->probs);
-        for (int j = 0; j < m->lines[i]->n; j++) {
+        double wsum = 0;
+        for (int j = 0; j < l->n; j++)
+            wsum += l->w[j];
+        for (int j = 0; j < l->n; j++) {
             m->st[i][j].psum += m->probs[j];
             m->st[i][j].pn++;
+            hk_tl_sample(&m->tl, m->series[i] + j, now, m->probs[j],
+                         wsum > 0 ? l->w[j] / wsum : 0);
         }
     }
 }
@@ -509,6 +539,29 @@ static void on_period(uv_timer_t *t)
 
 /* ---- lifecycle -------------------------------------------------------- */
 
+/* The timeline's series: this one master's lines and mirrors; the fault bookkeeping. */
+static int init_timeline(rl_master *m, int nser)
+{
+    const hk_cluster *cl = m->c.cl;
+    hk_tl_series *ser = calloc((size_t)nser + 1, sizeof *ser);
+    int nf = m->c.scn ? m->c.scn->nfaults : 0;
+    m->first_after = malloc((size_t)(nf + 1) * sizeof *m->first_after);
+    if (!ser || !m->first_after) {
+        free(ser);
+        return -1;
+    }
+    for (int i = 0; i < nf; i++)
+        m->first_after[i] = -1;
+    for (int t = 0, s = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++)
+            for (int j = 0; j < cl->tables[t].lines[k].a.n; j++, s++)
+                ser[s] = (hk_tl_series){0, t, k, j, cl->tables[t].lines[k].host[j],
+                                        cl->tables[t].lines[k].a.n};
+    int rc = hk_tl_init(&m->tl, ser, nser, m->t0_us, 1000000, 0);
+    free(ser);
+    return rc;
+}
+
 static int alloc_lines(rl_master *m)
 {
     const hk_cluster *cl = m->c.cl;
@@ -519,9 +572,10 @@ static int alloc_lines(rl_master *m)
     }
     m->lines = calloc((size_t)m->nli + 1, sizeof *m->lines);
     m->st = calloc((size_t)m->nli + 1, sizeof *m->st);
-    if (!m->li_base || !m->lines || !m->st)
+    m->series = calloc((size_t)m->nli + 1, sizeof *m->series);
+    if (!m->li_base || !m->lines || !m->st || !m->series)
         return -1;
-    int maxn = 1;
+    int maxn = 1, nser = 0;
     for (int t = 0; t < cl->ntables; t++)
         for (int k = 0; k < cl->tables[t].nlines; k++) {
             const hk_line_conf *lc = &cl->tables[t].lines[k];
@@ -539,9 +593,11 @@ static int alloc_lines(rl_master *m)
                 return -1;
             if (lc->a.n > maxn)
                 maxn = lc->a.n;
+            m->series[li] = nser;
+            nser += lc->a.n;
         }
     m->probs = calloc((size_t)maxn, sizeof *m->probs);
-    return m->probs ? 0 : -1;
+    return m->probs ? init_timeline(m, nser) : -1;
 }
 
 static void start_timers(rl_master *m)
@@ -550,7 +606,7 @@ static void start_timers(rl_master *m)
     uv_timer_init(m->loop, &m->period_timer);
     uv_timer_init(m->loop, &m->sample_timer);
     m->period_timer.data = m->sample_timer.data = m;
-    uint64_t sample_ms = (uint64_t)(cl->set.karma_s * 100);
+    uint64_t sample_ms = cl->set.karma_s * 100 < 1000 ? (uint64_t)(cl->set.karma_s * 100) : 1000;
     uv_timer_start(&m->period_timer, on_period, ms_to_next_block(m, m->t0_us), 0);
     uv_timer_start(&m->sample_timer, sample, sample_ms / 2, sample_ms);
     m->timers_on = 1;
@@ -588,12 +644,12 @@ rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int
     gsl_rng_set(m->rng, (unsigned long)c->seed);
     for (int h = 0; h < c->cl->nhosts; h++)
         hk_dash_init(&m->dash[h], c->cl->set.karma_s);
+    m->t0_us = m->period_start_us = rl_now_us();
     if (alloc_lines(m) < 0) {
         snprintf(msg, (size_t)n, "out of memory");
         rl_master_free(m);
         return NULL;
     }
-    m->t0_us = m->period_start_us = rl_now_us();
     if (c->periods)
         hk_rep_periods_header(c->periods);
     if (c->latency)
@@ -607,6 +663,7 @@ void rl_master_stop(rl_master *m)
     if (m->stopping)
         return;
     m->stopping = 1;
+    m->end_us = rl_now_us();
     for (int i = 0; i < m->npings; i++)
         uv_close((uv_handle_t *)&m->pings[i].t, NULL);
     if (m->timers_on) {
@@ -636,6 +693,8 @@ void rl_master_abort(rl_master *m)
 int rl_master_finish(rl_master *m, const char *dir, hk_err *err)
 {
     int64_t now = rl_now_us();
+    if (!m->end_us)
+        m->end_us = now;
     close_period(m, now);
     const hk_cluster *cl = m->c.cl;
     int n;
@@ -683,12 +742,21 @@ void rl_master_free(rl_master *m)
     if (!m)
         return;
     for (int i = 0; m->lines && i < m->nli; i++) {
+        for (int j = 0; m->st && m->st[i] && m->lines[i] && j < m->lines[i]->n; j++) {
+            hk_hist_free(&m->st[i][j].per);
+            hk_hist_free(&m->st[i][j].tot);
+        }
         hk_line_free(m->lines[i]);
         if (m->st)
             free(m->st[i]);
     }
     free(m->lines);
     free(m->st);
+    free(m->series);
+    free(m->first_after);
+    hk_tl_free(&m->tl);
+    hk_hist_free(&m->all);
+    hk_hist_free(&m->per_all);
     free(m->li_base);
     free(m->pings);
     free(m->probs);
@@ -696,4 +764,20 @@ void rl_master_free(rl_master *m)
     if (m->rng)
         gsl_rng_free(m->rng);
     free(m);
+}
+
+int rl_master_analyse(rl_master *m, const hk_scn *scn, hk_findings *out, const char *dir,
+                      hk_err *err)
+{
+    hk_tl_fill(&m->tl);
+    hk_find_in in = {&m->tl, scn, m->var, m->c.strategy >= 0 ? hk_strat_get(m->c.strategy)->name
+                     : NULL, m->end_us - m->t0_us, 1, scn->nfaults ? m->first_after : NULL, NULL,
+                     NULL};
+    if (hk_find_run(&in, out) < 0)
+        return hk_err_set(err, dir, 0, 0, "out of memory");
+    hk_ans a = {out, &m->tl, scn, 1};
+    if (hk_ans_findings_csv(&a, dir, err) < 0 || hk_ans_readmission_csv(&a, dir, err) < 0 ||
+        hk_ans_timeline_csv(&a, dir, err) < 0 || hk_ans_convergence_csv(&a, dir, err) < 0)
+        return -1;
+    return 0;
 }

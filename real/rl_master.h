@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <uv.h>
 #include "hk_cluster.h"
+#include "hk_find.h"
 #include "hk_hist.h"
 #include "hk_strat.h"
+#include "hk_tl.h"
 
 typedef struct rl_master rl_master;
 
@@ -35,6 +37,7 @@ typedef struct rl_master_cfg {
     uint64_t seed;
     FILE *periods;               /* periods.csv stream or NULL */
     FILE *latency;               /* latency.csv stream or NULL */
+    const hk_scn *scn;           /* a live scenario (its faults, for re-admission), or NULL */
     rl_done_fn done;
     void *ctx;
 } rl_master_cfg;
@@ -54,6 +57,7 @@ struct rl_master {
     hk_line **lines;             /* every agent line */
     rl_mstat **st;               /* [line][mirror] */
     int nli, *li_base;
+    int *series;                 /* per line: its first series in the timeline */
     gsl_rng *rng;
     uv_timer_t period_timer, sample_timer;
     struct rl_ping *pings;
@@ -63,9 +67,12 @@ struct rl_master {
     uint64_t inflight, sent, finished, ok, partial, failed, cancelled;
     uint64_t wrong_replies;
     char first_wrong[320];       /* the first malformed reply: peer, byte offset, what was expected */
-    hk_hist all, per_all;
+    hk_hist all, per_all;        /* latency of answered (ok and partial) queries */
     uint64_t per_ok, per_partial, per_failed;
     double *probs;
+    hk_tl tl;                    /* the fine timeline every analysis reads */
+    int64_t *first_after;        /* per fault: first attempt after its end, µs since t0; -1 */
+    int64_t end_us;              /* when the run stopped sending */
 };
 
 rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int n);
@@ -77,6 +84,11 @@ void rl_master_stop(rl_master *m);
 void rl_master_abort(rl_master *m);
 /* Close the last period and write summary.csv and agent_status.txt. */
 int rl_master_finish(rl_master *m, const char *dir, hk_err *err);
+/* What the run found (after rl_master_finish): findings, convergence, re-admission. scn holds
+ * the cluster (and the live scenario's faults); out is freed with hk_findings_free. The files
+ * findings.csv, readmission.csv, convergence.csv and timeline.csv go to dir. */
+int rl_master_analyse(rl_master *m, const hk_scn *scn, hk_findings *out, const char *dir,
+                      hk_err *err);
 /* The run's per-mirror totals as report rows (caller frees). */
 struct hk_rep_row *rl_master_rows(const rl_master *m, int *n);
 void rl_master_free(rl_master *m);

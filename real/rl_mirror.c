@@ -5,16 +5,21 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_frame.h"
 #include "hk_proto.h"
+#include "hk_time.h"
 
 typedef struct rl_conn {
     uv_tcp_t tcp;                /* first: handle -> conn */
     rl_mirror *m;
     uv_timer_t timer;            /* reply delay */
-    uv_timer_t idle;
+    uv_timer_t idle;             /* no byte for idle_ms: close */
+    uv_timer_t req;              /* a request begun but not whole within request_ms: close */
     uint8_t *buf;
     size_t len, cap;
-    int got_hello, persistent, busy, closing, handles;
+    hk_frame fr;
+    int persistent, busy, closing, handles, eof, served_one, req_on;
+    uint64_t req_since;          /* loop ms when the partial request began */
     struct rl_conn *next, **pprev;   /* the mirror's list of connections */
     struct rl_drip *drip;            /* a reply being dripped, owned */
     hk_search_req q;
@@ -51,13 +56,20 @@ int rl_fault_parse(const char *s, rl_fault *f, double *x)
             continue;
         *f = (rl_fault)k;
         if (s[n] == '(') {
-            char *e;
-            *x = strtod(s + n + 1, &e);
-            if (*e != ')')
+            char arg[64];
+            const char *close = strchr(s + n, ')');
+            if (!close || close - s - (long)n - 1 >= (long)sizeof arg || close[1] > '\n')
                 return -1;
-        } else if (k == RL_F_SLOW || k == RL_F_ERRORS) {
-            *x = k == RL_F_SLOW ? 10 : 1;
+            snprintf(arg, sizeof arg, "%.*s", (int)(close - s - (long)n - 1), s + n + 1);
+            double lo = k == RL_F_SLOW ? 1e-6 : k == RL_F_DRIP ? 1 : 0;
+            double hi = k == RL_F_SLOW ? 1e6 : k == RL_F_DRIP ? 60000 : 1;
+            int bad;
+            const char *what;
+            return k == RL_F_SLOW || k == RL_F_ERRORS || k == RL_F_DRIP
+                       ? hk_real_parse(arg, lo, hi, x, &bad, &what) : -1;
         }
+        if (k == RL_F_SLOW || k == RL_F_ERRORS)
+            *x = k == RL_F_SLOW ? 10 : 1;
         return 0;
     }
     return -1;
@@ -87,6 +99,7 @@ static void conn_close(rl_conn *c, int reset)
     if (c->closing)
         return;
     c->closing = 1;
+    c->m->nopen--;
     if (c->drip) { /* the drip's timer must not outlive the connection */
         c->drip->c = NULL;
         uv_close((uv_handle_t *)&c->drip->t, drip_closed);
@@ -95,6 +108,7 @@ static void conn_close(rl_conn *c, int reset)
     uv_timer_stop(&c->timer);
     uv_close((uv_handle_t *)&c->timer, on_handle_closed);
     uv_close((uv_handle_t *)&c->idle, on_handle_closed);
+    uv_close((uv_handle_t *)&c->req, on_handle_closed);
     if (reset && uv_tcp_close_reset(&c->tcp, on_handle_closed) == 0)
         return;
     uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
@@ -251,8 +265,8 @@ static void reply_search(uv_timer_t *t)
         return;
     }
     log_query(c, outcome);
-    send_bytes(c, &b, !c->persistent);
-    if (c->persistent)
+    send_bytes(c, &b, !c->persistent || c->eof);
+    if (c->persistent && !c->eof)
         process(c);
 }
 
@@ -305,7 +319,7 @@ static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
         hk_bytes b;
         hk_bytes_init(&b);
         hk_ping_reply_build(&b, cookie);
-        send_bytes(c, &b, !c->persistent);
+        send_bytes(c, &b, !c->persistent || c->eof);
         return;
     }
     if (h->code == HK_CMD_SEARCH) {
@@ -318,37 +332,50 @@ static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
     send_bytes(c, &b, 1);
 }
 
+static void on_request_timeout(uv_timer_t *t) { conn_close(t->data, 0); }
+
+/* A request has begun (bytes are waiting) but is not whole: it must be within request_ms. */
+static void request_clock(rl_conn *c, int partial)
+{
+    if (partial && !c->req_on) {
+        c->req_on = 1;
+        c->req_since = uv_now(c->m->loop);
+        uv_timer_start(&c->req, on_request_timeout, (uint64_t)c->m->c.request_ms, 0);
+    } else if (!partial && c->req_on) {
+        c->req_on = 0;
+        uv_timer_stop(&c->req);
+    }
+}
+
 static void process(rl_conn *c)
 {
     if (c->m->fault == RL_F_PARTITION) { /* a black hole: nothing comes back */
         c->len = 0;
         return;
     }
-    while (!c->closing && !c->busy) {
-        if (!c->got_hello) {
-            if (c->len < 4)
-                return;
-            c->got_hello = 1;
-            memmove(c->buf, c->buf + 4, c->len -= 4);
-            continue;
-        }
-        if (c->len < 8)
-            return;
+    while (!c->closing && !c->busy && !(c->served_one && !c->persistent)) {
         hk_hdr h;
-        hk_hdr_read(c->buf, &h);
-        if (h.len > c->m->c.max_request) {
+        size_t used;
+        int r = hk_frame_step(&c->fr, 1, c->buf, c->len, &h, &used);
+        if (r == HK_FR_NEED) {
+            request_clock(c, c->len > 0);
+            break;
+        }
+        if (r == HK_FR_TOO_BIG) {
             conn_close(c, 0);
             return;
         }
-        if (c->len < 8 + (size_t)h.len)
-            return;
-        command(c, &h, c->buf + 8);
-        size_t used = 8 + (size_t)h.len;
+        if (r == HK_FR_UNIT) {
+            request_clock(c, 0);
+            c->served_one |= h.code != HK_CMD_PERSIST;
+            command(c, &h, c->buf + 8);
+        }
         if (!c->closing)
             memmove(c->buf, c->buf + used, c->len -= used);
-        if (!c->persistent)
-            return; /* one command per connection */
     }
+    /* the master half-closed and nothing is left to answer: done */
+    if (c->eof && !c->busy && !c->closing)
+        conn_close(c, 0);
 }
 
 static void on_alloc(uv_handle_t *h, size_t want, uv_buf_t *out)
@@ -374,6 +401,13 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     rl_conn *c = s->data;
     (void)buf;
+    if (n == UV_EOF) { /* half-closed: what was asked is still answered */
+        c->eof = 1;
+        uv_read_stop(s);
+        if (!c->busy)
+            process(c);
+        return;
+    }
     if (n < 0) {
         conn_close(c, 0);
         return;
@@ -384,7 +418,24 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         return;
     }
     uv_timer_again(&c->idle);
-    process(c);
+    if (!c->busy)
+        process(c);
+}
+
+/* Full: make room by closing the connection least likely to be a working master — the one
+ * whose request has been arriving the longest, else the longest idle. NULL: all are busy. */
+static rl_conn *victim(rl_mirror *m)
+{
+    rl_conn *best = NULL;
+    for (rl_conn *c = m->conns; c; c = c->next) {
+        if (c->busy || c->closing)
+            continue;
+        if (!best || (c->req_on && (!best->req_on || c->req_since < best->req_since)) ||
+            (!c->req_on && !best->req_on && uv_timer_get_due_in(&c->idle) <
+                                             uv_timer_get_due_in(&best->idle)))
+            best = c;
+    }
+    return best;
 }
 
 static void on_conn(uv_stream_t *srv, int status)
@@ -392,22 +443,30 @@ static void on_conn(uv_stream_t *srv, int status)
     rl_mirror *m = srv->data;
     if (status < 0)
         return;
+    if (m->nopen >= m->c.max_conns) { /* a new master must get in: evict a laggard */
+        rl_conn *v = victim(m);
+        if (v)
+            conn_close(v, 0);
+    }
     rl_conn *c = calloc(1, sizeof *c);
     if (!c)
         return;
     c->m = m;
+    hk_frame_init(&c->fr, m->c.max_request);
     uv_tcp_init(m->loop, &c->tcp);
     uv_timer_init(m->loop, &c->timer);
     uv_timer_init(m->loop, &c->idle);
-    c->tcp.data = c->timer.data = c->idle.data = c;
-    c->handles = 3;
+    uv_timer_init(m->loop, &c->req);
+    c->tcp.data = c->timer.data = c->idle.data = c->req.data = c;
+    c->handles = 4;
     m->nconns++;
+    m->nopen++;
     c->next = m->conns;
     if (m->conns)
         m->conns->pprev = &c->next;
     c->pprev = &m->conns;
     m->conns = c;
-    if (uv_accept(srv, (uv_stream_t *)&c->tcp) < 0 || m->nconns > m->c.max_conns) {
+    if (uv_accept(srv, (uv_stream_t *)&c->tcp) < 0 || m->nopen > m->c.max_conns) {
         conn_close(c, 0);
         return;
     }

@@ -27,6 +27,7 @@ typedef struct rl_mirror_cfg {
     FILE *log;                   /* CSV of served queries, or NULL */
     int max_conns;               /* connection limit */
     int64_t idle_ms;             /* idle-connection timeout */
+    int64_t request_ms;          /* a request must arrive whole within this of its first byte */
     uint32_t max_request;        /* bytes */
     uint64_t seed;
 } rl_mirror_cfg;
@@ -40,7 +41,8 @@ typedef struct rl_mirror {
     hk_fcfs workers;             /* the queueing model, on the µs monotonic clock */
     rl_fault fault;
     double fault_x;
-    int nconns;
+    int nconns;                  /* connections with handles still open */
+    int nopen;                   /* ... of which not closing */
     struct rl_conn *conns;
     uint64_t served, accepted;
     uv_pipe_t ctl;               /* control lines on stdin */

@@ -155,24 +155,6 @@ static int write_summary(const sim_world *w, const char *dir, hk_err *err)
     return hk_out_commit(&o, err);
 }
 
-static int write_convergence(const sim_world *w, const sim_result *r, const char *dir, hk_err *e)
-{
-    hk_out o;
-    if (hk_out_open(&o, dir, "convergence.csv", e) < 0)
-        return -1;
-    fputs("master,table,agent,converged,t_converged_s,amplitude\n", o.f);
-    for (int i = 0; i < r->fd.nconv; i++) {
-        const hk_conv *c = &r->fd.conv[i];
-        const hk_tl_series *s = &w->tl.ser[c->first];
-        fprintf(o.f, "%d,", s->master);
-        hk_csv_str(o.f, w->s->cl->tables[s->table].name, 1);
-        fprintf(o.f, ",%d,%s,%.0f,%.4f\n", s->line + 1, c->single ? "single" : c->is_static
-                ? "static" : c->converged ? "yes" : "never", c->converged ? c->t_s : -1.0,
-                c->amplitude);
-    }
-    return hk_out_commit(&o, e);
-}
-
 int sim_write_cdf(const sim_world *w, const char *dir, hk_err *err)
 {
     hk_out o;
@@ -194,7 +176,7 @@ int sim_write_files(const sim_world *w, const sim_result *r, const char *dir, hk
     if (rc == 0)
         rc = write_summary(w, dir, err);
     if (rc == 0)
-        rc = write_convergence(w, r, dir, err);
+        rc = hk_ans_convergence_csv(&r->ans, dir, err);
     if (rc == 0)
         rc = sim_write_cdf(w, dir, err);
     if (rc == 0)

@@ -75,7 +75,7 @@ check "files are complete: no .part" '[ -z "$(find "$T" -name "*.part")" ]'
 trace "$T/t500.csv" 500
 "$H" replay --config "$T/fo.conf" --trace "$T/t500.csv" --out "$T/int" > /dev/null 2>&1 & rp=$!
 sleep 1.5; kill -INT $rp; wait $rp
-check "Ctrl-C: exits 0" '[ $? -eq 0 ]'
+check "Ctrl-C: exits 130 (rows written)" '[ $? -eq 130 ]'
 n=$(awk -F, 'NR>1{print $1}' "$T/int/queries.csv" | sort -u | wc -l)
 check "Ctrl-C: 500 ids, one row each" '[ "$n" -eq 500 ] && [ $(($(wc -l < "$T/int/queries.csv") - 1)) -eq 500 ]'
 check "Ctrl-C: some not_sent" 'grep -q ",not_sent," "$T/int/queries.csv"'

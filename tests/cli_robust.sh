@@ -42,12 +42,17 @@ check "still answers PING after that" '"$F" 127.0.0.1 $P ping'
 kill -TERM $M; wait $M
 check "exits cleanly on SIGTERM (no leak report under ASan)" '[ $? -eq 0 ]'
 
-# connection limit: --max-conns 2, three idle connections held open; the third is closed at once
+# connection limit: --max-conns 2, three idle connections; a master must still get in, so the
+# third gets its hello and the longest idle one is closed to make room
 "$H" mirror --listen 127.0.0.1:$((P+1)) --quiet --max-conns 2 & PIDS+=($!)
 wait_port $((P+1)); sleep 0.2
-exec 5<>/dev/tcp/127.0.0.1/$((P+1)); exec 6<>/dev/tcp/127.0.0.1/$((P+1)); sleep 0.1
+exec 5<>/dev/tcp/127.0.0.1/$((P+1)); sleep 0.1; exec 6<>/dev/tcp/127.0.0.1/$((P+1)); sleep 0.1
 exec 7<>/dev/tcp/127.0.0.1/$((P+1))
-check "over the limit: closed without a hello" '[ -z "$(timeout 1 head -c 4 <&7 | od -An -tx1)" ]'
+check "over the limit: the newcomer gets its hello" '[ "$(timeout 1 head -c 4 <&7 | od -An -tx1 | tr -d " \n")" = "00000001" ]'
+timeout 1 cat <&5 > /dev/null; ev=$?
+check "over the limit: the longest idle connection was evicted" '[ "$ev" -ne 124 ]'
+timeout 1 cat <&6 > /dev/null; ev=$?
+check "over the limit: the others stay open" '[ "$ev" -eq 124 ]'
 exec 5>&- 6>&- 7>&-
 
 # nothing lost: kill one mirror, SIGSTOP another, Ctrl-C the replay
@@ -57,7 +62,7 @@ printf 'searchd { ha_period_karma = 1  ha_ping_interval = 200  agent_query_timeo
 awk 'BEGIN{print "t_s,table,query"; for(i=0;i<4000;i++) printf "%.4f,d,q%d\n", i/1000, i}' > "$T/t.csv"
 "$H" replay --config "$T/c.conf" --trace "$T/t.csv" --out "$T/run" > "$T/run.out" 2>&1 & R=$!
 sleep 0.6; kill -9 $K; wait $K 2>/dev/null; sleep 0.6; kill -STOP $Z; sleep 0.8; kill -INT $R; wait $R
-check "interrupted replay exits 0" '[ $? -eq 0 ]'
+check "interrupted replay exits 130 (rows written)" '[ $? -eq 130 ]'
 n=$(awk -F, 'NR>1{print $1}' "$T/run/queries.csv" | sort -u | wc -l)
 check "4000 trace queries, exactly one row each" '[ "$n" -eq 4000 ] && [ $(($(wc -l < "$T/run/queries.csv") - 1)) -eq 4000 ]'
 check "the killed mirror's failed attempts are counted" '[ "$(awk -F, -v m=127.0.0.1:$((P+2)) "\$3==m {print \$6}" "$T/run/summary.csv")" -gt 0 ]'
