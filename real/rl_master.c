@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hk_buf.h"
 #include "hk_file.h"
+#include "hk_frame.h"
 #include "hk_proto.h"
 #include "hk_answer.h"
 #include "hk_report.h"
@@ -33,6 +34,7 @@ typedef struct rl_att {
     rl_master *m;
     rl_q *q;
     int k, host;
+    hk_frame fr;
     int64_t t_start, connect_us, qtimeout_us;
     hk_bytes out;
     uint8_t *buf;
@@ -269,29 +271,25 @@ static int reply_outcome(rl_att *a, const hk_hdr *h, const uint8_t *body)
 
 static void consume(rl_att *a)
 {
-    if (a->phase == PH_HELLO && a->len >= 4) {
-        uint32_t v = (uint32_t)a->buf[0] << 24 | (uint32_t)a->buf[1] << 16 |
-                     (uint32_t)a->buf[2] << 8 | a->buf[3];
-        if (v != HK_PROTO_HELLO && v != 0x01000000u) {
-            att_finish(a, wrong(a, 0, "%s", "the server hello 1"));
-            return;
-        }
-        memmove(a->buf, a->buf + 4, a->len -= 4);
+    hk_hdr h;
+    size_t used;
+    int r = hk_frame_step(&a->fr, 0, a->buf, a->len, &h, &used);
+    if (r == HK_FR_BAD_HELLO) {
+        att_finish(a, wrong(a, 0, "%s", "the server hello 1"));
+        return;
+    }
+    if (r == HK_FR_HELLO) {
+        memmove(a->buf, a->buf + used, a->len -= used);
         a->phase = PH_REPLY;
         if (a->m->var->hello_in_connect) {
             a->connect_us = rl_now_us() - a->t_start;
             uv_timer_start(&a->timer, on_att_timer, (uint64_t)(a->qtimeout_us / 1000), 0);
         }
+        r = hk_frame_step(&a->fr, 0, a->buf, a->len, &h, &used);
     }
-    if (a->phase != PH_REPLY || a->len < 8)
-        return;
-    hk_hdr h;
-    hk_hdr_read(a->buf, &h);
-    if (h.len > HK_PROTO_MAX_PACKET) {
+    if (r == HK_FR_TOO_BIG)
         att_finish(a, wrong(a, 8, "%s", "a reply length up to max_packet_size (8 MB)"));
-        return;
-    }
-    if (a->len >= 8 + (size_t)h.len)
+    else if (r == HK_FR_UNIT)
         att_finish(a, reply_outcome(a, &h, a->buf + 8));
 }
 
@@ -350,6 +348,7 @@ static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
     a->m = m;
     a->host = host;
     a->handles = 2;
+    hk_frame_init(&a->fr, HK_PROTO_MAX_PACKET);
     uv_tcp_init(m->loop, &a->tcp);
     uv_timer_init(m->loop, &a->timer);
     a->tcp.data = a->timer.data = a->creq.data = a;
