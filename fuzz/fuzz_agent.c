@@ -1,4 +1,4 @@
-/* fuzz_agent: the agent-line grammar. */
+/* fuzz_agent: both grammars (Manticore, Sphinx 2.2.11) — the agent-line grammar. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hk_warns w = {0};
     hk_pos pos = {"fuzz", 1, 1};
     if (hk_agent_parse(s, "dist", pos, &a, &e, &w) == 0)
+        hk_agent_line_free(&a);
+    if (hk_agent_parse_sphinx2(s, pos, &a, &e, &w) == 0) /* Sphinx 2.2.11's state machine */
         hk_agent_line_free(&a);
     free(s);
     return 0;

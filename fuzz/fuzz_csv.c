@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hk_trace t;
     hk_err e;
     hk_qrec q;
-    if (hk_trace_open(&t, path, HK_TRACE_CSV, &e) == 0) {
+    if (hk_trace_open(&t, path, HK_TRACE_CSV, NULL, &e) == 0) {
         for (int k = 0; k < 10000 && hk_trace_next(&t, &q, &e) == 1; k++)
             ;
     }

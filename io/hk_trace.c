@@ -3,6 +3,7 @@
 
 #include "hk_file.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +40,13 @@ const char *hk_trace_note(hk_trace_fmt f)
 
 /* The format from the first line: a sphinxql log opens with a comment and a date, a plain log
  * with "[" and a date; anything else is CSV. */
+/* "Sun Apr ..." (whether or not the date is valid: the reader says what is wrong with it) */
+static int looks_dated(const char *s)
+{
+    return isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
+           isalpha((unsigned char)s[2]) && s[3] == ' ' && isalpha((unsigned char)s[4]);
+}
+
 static int sniff(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -48,10 +56,9 @@ static int sniff(const char *path)
             line[0] = '\0';
         fclose(f);
     }
-    int len;
-    if (!strncmp(line, "/* ", 3) && hk_qlog_time(line + 3, &len) >= 0)
+    if (!strncmp(line, "/* ", 3) && looks_dated(line + 3))
         return HK_TRACE_SPHINXQL;
-    if (line[0] == '[' && hk_qlog_time(line + 1, &len) >= 0)
+    if (line[0] == '[' && looks_dated(line + 1))
         return HK_TRACE_PLAIN;
     return HK_TRACE_CSV;
 }

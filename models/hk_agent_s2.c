@@ -148,6 +148,7 @@ static int step(s2 *x, int st, const char **pp, const char **anchor, hk_mirror_a
         if (p - *anchor >= HK_HOST_MAX)
             return -2 - skip(x, *anchor, "host name too long near '%s' - SKIPPING AGENT");
         m->col = x->pos.col + (int)(*anchor - x->v);
+        free(m->host); /* after options, searchd reuses the mirror it was filling */
         if (!(m->host = strndup(*anchor, (size_t)(p - *anchor))))
             return -2 - oom(x);
         m->is_unix = m->host[0] == '/';

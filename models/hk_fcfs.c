@@ -5,6 +5,9 @@
 
 int hk_fcfs_init(hk_fcfs *q, int threads)
 {
+    q->free_at = NULL;
+    if (threads > HK_FCFS_MAX_THREADS)
+        return -1;
     q->threads = threads > 0 ? threads : 0;
     q->free_at = calloc((size_t)q->threads + 1, sizeof *q->free_at);
     return q->free_at ? 0 : -1;
@@ -21,9 +24,9 @@ int64_t hk_fcfs_start(hk_fcfs *q, int64_t t, int64_t s)
     if (q->threads == 0)
         return t;
     int64_t *a = q->free_at, start = a[0] > t ? a[0] : t, v = start + s;
-    int i = 0, n = q->threads; /* the earliest worker takes it: replace the root, sift down */
+    size_t i = 0, n = (size_t)q->threads; /* the earliest worker takes it: replace the root */
     for (;;) {
-        int c = 2 * i + 1;
+        size_t c = 2 * i + 1;
         if (c >= n)
             break;
         if (c + 1 < n && a[c + 1] < a[c])

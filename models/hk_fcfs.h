@@ -12,6 +12,9 @@ typedef struct hk_fcfs {
     int64_t *free_at;            /* min-heap of worker free times (µs) */
 } hk_fcfs;
 
+#define HK_FCFS_MAX_THREADS 100000
+
+/* -1 when out of memory or threads is beyond HK_FCFS_MAX_THREADS. */
 int hk_fcfs_init(hk_fcfs *q, int threads);
 void hk_fcfs_free(hk_fcfs *q);
 /* A request arriving at t_us needing service_us: returns when its service starts. Arrivals

@@ -17,9 +17,9 @@ int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64
                int cap)
 {
     memset(t, 0, sizeof *t);
-    if (cap <= 0) {
+    if (cap <= 0) { /* as many bins as fit the budget: 4096 for small clusters, 16 at least */
         size_t per_bin = (size_t)(nser > 0 ? nser : 1) * sizeof(hk_tl_cell);
-        cap = 256;
+        cap = 16;
         while (cap < 4096 && (size_t)cap * 2 * per_bin <= TL_BYTES)
             cap *= 2;
     }

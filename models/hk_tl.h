@@ -38,7 +38,7 @@ typedef struct hk_tl {
 } hk_tl;
 
 /* cap bins at most per series (a power of two; 0 = choose from nser so that the cells take at
- * most about 64 MB, between 256 and 4096 bins). */
+ * most about 64 MB, between 16 and 4096 bins). */
 int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64_t width_us,
                int cap);
 void hk_tl_free(hk_tl *t);

@@ -5,6 +5,7 @@
 # overwritten without --force, a live cluster runs and cleans up after itself.
 set -u
 B=$1; S=$2
+for bin in hareal hasim; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
 T=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
@@ -68,8 +69,9 @@ ok=$(grep -c ",ok," "$T/fo/queries.csv")
 # all 3 attempts on the dead mirror: 1/8 fail; retries that stayed on it would fail 1/2
 check "failover: retries re-pick ($ok/200 ok, about 175 expected)" '[ "$ok" -ge 160 ]'
 check "failover: retried rows show attempts > 1" 'grep -q ",127.0.0.1:$p2,[23],ok," "$T/fo/queries.csv"'
-check "refuses to overwrite a finished run" '! "$H" replay --config "$T/fo.conf" --trace "$T/t200.csv" --out "$T/fo" > /dev/null 2>&1'
-check "files are complete: no .part" '[ -z "$(find "$T" -name "*.part")" ]'
+"$H" replay --config "$T/fo.conf" --trace "$T/t200.csv" --out "$T/fo" > /dev/null 2> "$T/ow.err"; orc=$?
+check "refuses to overwrite a finished run (exit 2, says why)" '[ $orc -eq 2 ] && grep -q "holds a finished run" "$T/ow.err"'
+check "files are complete: no .part" '[ -s "$T/fo/summary.csv" ] && [ -z "$(find "$T" -name "*.part")" ]'
 
 # Ctrl-C half-way: every trace query still has exactly one row
 trace "$T/t500.csv" 500
@@ -83,9 +85,9 @@ check "Ctrl-C: summary written" '[ -s "$T/int/summary.csv" ] && [ -s "$T/int/age
 
 # bad input
 printf 't_s,table,query\n0.1,d,a\nsoon,d,b\n' > "$T/bad.csv"
-"$H" replay --config "$T/fo.conf" --trace "$T/bad.csv" --out "$T/bad" > /dev/null 2> "$T/bad.err"
-check "bad trace exits 3 with file:line:col" '[ $? -eq 3 ] && grep -q "bad.csv:3:1: t_s: expected seconds" "$T/bad.err"'
-check "bad trace leaves no finished-looking files" '[ ! -e "$T/bad/queries.csv" ]'
+"$H" replay --config "$T/fo.conf" --trace "$T/bad.csv" --out "$T/bad" > /dev/null 2> "$T/bad.err"; brc=$?
+check "bad trace exits 3 with file:line:col" '[ $brc -eq 3 ] && grep -q "bad.csv:3:1: t_s: expected seconds" "$T/bad.err"'
+check "bad trace leaves no finished-looking files" '[ $brc -eq 3 ] && [ ! -e "$T/bad/queries.csv" ]'
 printf 'table d { type = distributed\n agent = 127.0.0.1:1:x [retry=3]\n}\n' > "$T/badc.conf"
 "$H" replay --config "$T/badc.conf" --trace "$T/t20.csv" --out "$T/badc" > /dev/null 2> "$T/badc.err"
 check "bad config exits 3 with position" '[ $? -eq 3 ] && grep -q "badc.conf:2:25:" "$T/badc.err"'
@@ -107,12 +109,12 @@ mirror default { service = constant(2ms) threads = 2 }
 workload { arrivals = poisson(100/s) duration = 4s }
 fault b:9312 { at = 1s for = 1500ms kind = down }
 SCN
-timeout 60 "$H" live "$T/live.scn" --out "$T/live" --compare-sim > "$T/live.out" 2>&1
-check "live exits 0" '[ $? -eq 0 ]'
+timeout 60 "$H" live "$T/live.scn" --out "$T/live" --compare-sim > "$T/live.out" 2>&1; lrc=$?
+check "live exits 0" '[ $lrc -eq 0 ]'
 check "live: every query has a row" '[ $(($(wc -l < "$T/live/queries.csv") - 1)) -ge 300 ]'
 check "live: the down mirror refused connections" 'grep -q ",b:9312,1,connect_failure," "$T/live/queries.csv"'
 check "live: real vs simulated printed" 'grep -q "real vs simulated" "$T/live.out" && [ -s "$T/live/compare.csv" ]'
-check "live: no mirror left running" '! pgrep -f "hareal mirror --listen 127.0.0.1:[0-9]* --scenario $T/live.scn" > /dev/null'
+check "live: no mirror left running" '[ $lrc -eq 0 ] && ! pgrep -f "hareal mirror --listen 127.0.0.1:[0-9]* --scenario $T/live.scn" > /dev/null'
 
 # the same scenario both ways: each fault lands in the same SHOW AGENT STATUS counters for real
 # and in the simulator (Sphinx 2.2.11 layout: one row per counter)

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Hostile input, end to end (issue 13's reproducers): each ends quickly with a clear message,
+# a non-zero exit where the input is bad, no .part file left behind, and every query accounted
+# for. Every check here failed on the main of 2026-12-02 (crash, hang, silent acceptance).
+set -u
+B=$1; S=$2
+for bin in hasim hareal hk_flood; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin missing"; exit 1; }; done
+T=$(mktemp -d); PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+H="$B/hasim"; R="$B/hareal"; F="$B/hk_flood"
+P=$(( 28000 + ($$ % 200) * 10 ))
+wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+# run CMD...: exit status, with a hang guard (a hang is 124, never a pass)
+run() { timeout 60 "$@"; }
+noparts() { [ -z "$(find "$T" -name '*.part')" ]; }
+
+# ---- crashes and data loss ------------------------------------------------------------------
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+m = '|'.join('h%d:9312' % i for i in range(12000))
+open(t + '/wide.scn', 'w').write('table d { type = distributed\n agent = %s:s\n ha_strategy = noerrors\n}\n'
+    'mirror default { service = constant(1ms) }\nworkload { arrivals = poisson(50/s) duration = 5s }\n' % m)
+lines = '\n'.join(' agent = %s:x' % '|'.join('127.0.0.1:%d' % (40000 + l * 1000 + j) for j in range(1000)) for l in range(11))
+open(t + '/wide.conf', 'w').write('searchd { ha_ping_interval = 0 agent_connect_timeout = 200 }\ntable d {\n type = distributed\n%s\n}\n' % lines)
+open(t + '/three.csv', 'w').write('t_s,table,query\n0,d,a\n0.01,d,b\n0.02,d,c\n')
+PY
+run "$H" "$T/wide.scn" --out "$T/wide" --quiet; rc=$?
+check "a table of 12,000 mirrors simulates (rc $rc)" '[ $rc -eq 0 ] && [ -s "$T/wide/summary.csv" ] && noparts'
+run "$R" replay --config "$T/wide.conf" --trace "$T/three.csv" --out "$T/wreplay" --quiet; rc=$?
+check "replay over 11 lines x 1000 mirrors keeps every row (rc $rc)" '[ $rc -eq 0 ] && [ $(($(wc -l < "$T/wreplay/queries.csv") - 1)) -eq 33 ] && noparts'
+run "$R" mirror --listen 127.0.0.1:$P --threads 2000000000 > /dev/null 2> "$T/thr.err"; rc=$?
+check "--threads 2000000000 is refused (rc $rc)" '[ $rc -eq 2 ] && grep -q "threads: expected" "$T/thr.err"'
+
+# ---- hangs and blow-ups ---------------------------------------------------------------------
+printf 'searchd { ha_ping_interval = 0 }\ntable d { type = distributed\n agent = 127.0.0.1:%d:s\n}\n' $((P+1)) > "$T/one.conf"
+printf 't_s,table,query\nsoon,d,a\n' > "$T/first.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/first.csv" --out "$T/first" > /dev/null 2> "$T/first.err"; rc=$?
+check "a bad first trace row ends at once (rc $rc)" '[ $rc -eq 3 ] && grep -q "first.csv:2:1: t_s" "$T/first.err" && [ ! -e "$T/first/queries.csv" ] && noparts'
+base='table d { type = distributed\n agent = a:1|b:1:s\n}\n'
+for spec in "mirror default { service = lognormal(median=1ms, sigma=nan) }|sigma=nan" \
+            "mirror default { service = gamma(shape=inf, scale=1ms) }|shape=inf" \
+            "mirror default { service = constant(1ms) errors = nan }|errors = nan" \
+            "mirror default { service = constant(1ms) }\nfault a:1 { at = 1s kind = slow(inf) }|slow(inf)" \
+            "mirror default { service = constant(1ms) }\nworkload { arrivals = poisson(1e-300/s) }|1e-300" \
+            "mirror default { service = constant(1ms) }\nworkload { arrivals = poisson(nan/s) }|nan/s" \
+            "mirror default { service = constant(1ms) }\nworkload { arrivals = diurnal(mean=5/s, amplitude=nan) }|amplitude" \
+            "mirror default { service = constant(1ms) }\nworkload { arrivals = onoff(rate=1/s, on=14000000w, off=14000000w) }|on="; do
+  body=${spec%|*}; what=${spec##*|}
+  case "$body" in *workload*) wl="";; *) wl='workload { arrivals = poisson(10/s) duration = 10s }\n';; esac
+  printf "$base$body\n$wl" > "$T/nan.scn"
+  run "$H" "$T/nan.scn" --out "$T/nan" --quiet 2> "$T/nan.err"; rc=$?
+  check "'$what' is refused with its position (rc $rc)" '[ $rc -eq 3 ] && grep -q "nan.scn:[0-9]*:[0-9]*:" "$T/nan.err"'
+done
+printf 't_s,table,query\n1e300,d,a\n' > "$T/far.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/far.csv" --out "$T/far" > /dev/null 2> "$T/far.err"; rc=$?
+check "t_s = 1e300 is refused, not slept for (rc $rc)" '[ $rc -eq 3 ] && grep -q "far.csv:2:1" "$T/far.err"'
+printf 't_s,table,query\n0,d,a\n99999999,d,b\n' > "$T/span.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/span.csv" --out "$T/span" > /dev/null 2> "$T/span.err"; rc=$?
+check "a trace spanning years is refused (rc $rc)" '[ $rc -eq 3 ] && grep -q "within 366 days" "$T/span.err"'
+printf '/* Sun Apr 28 12:38:02.808 99999 conn 2 real 0.000 wall 0.000 found 0 */ SELECT * FROM d WHERE MATCH('"'"'x'"'"');\n' > "$T/y.log"
+run "$R" replay --config "$T/one.conf" --trace "$T/y.log" --out "$T/y" > /dev/null 2> "$T/y.err"; rc=$?
+check "a query log dated year 99999 is refused (rc $rc)" '[ $rc -eq 3 ] && grep -q "y.log:1:4" "$T/y.err"'
+python3 -c "
+print('table d { type = distributed\n agent = ' + '|'.join('h%d:1' % i for i in range(1000001)) + ':s\n}')
+print('mirror default { service = constant(1ms) }\nworkload { arrivals = poisson(1/s) duration = 1s }')" > "$T/million.scn"
+run "$H" "$T/million.scn" --out "$T/million" --quiet 2> "$T/million.err"; rc=$?
+check "1e6 mirrors on one line: the documented limit, at once (rc $rc)" '[ $rc -eq 3 ] && grep -q "at most 100000 mirrors" "$T/million.err"'
+python3 -c "
+print('searchd { ha_ping_interval = 0 }\ntable d { type = distributed')
+for i in range(100000): print(' agent = h%d:1:s' % i)
+print('}\nmirror default { service = constant(1ms) }\nworkload { arrivals = constant(1/s) duration = 1s }')" > "$T/lines.scn"
+run "$H" "$T/lines.scn" --out "$T/lines" --quiet; rc=$?
+check "100,000 agent lines load and run (rc $rc; linear loading)" '[ $rc -eq 0 ] && [ -s "$T/lines/summary.csv" ]'
+printf 'sim { config = /dev/zero }\n' > "$T/zero.scn"
+run "$H" "$T/zero.scn" --out "$T/zero" --quiet 2> "$T/zero.err"; rc=$?
+check "config = /dev/zero stops at the size limit (rc $rc)" '[ $rc -eq 3 ] && grep -q "at most 16 MiB" "$T/zero.err"'
+{ printf 't_s,table,query\n0,d,'; head -c 2200000 /dev/zero | tr '\0' 'q'; printf '\n'; } > "$T/long.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/long.csv" --out "$T/long" > /dev/null 2> "$T/long.err"; rc=$?
+check "a trace line over 1 MiB is refused (rc $rc)" '[ $rc -eq 3 ] && grep -q "long.csv:2:1: expected a line of at most 1 MiB" "$T/long.err"'
+printf 'searchd { }\nsearchd { }\ntable d { type = distributed\n agent = a:1:s\n}\n' > "$T/dup.conf"
+run "$R" replay --config "$T/dup.conf" --trace "$T/three.csv" --out "$T/dup" > /dev/null 2> "$T/dup.err"; rc=$?
+check "a duplicate searchd section is refused (rc $rc)" '[ $rc -eq 3 ] && grep -q "dup.conf:2:1: section .searchd. (type=.searchd.) already exists" "$T/dup.err"'
+printf 't_s,table,query\n0,d,a\n0.1,d,b\0c\n' > "$T/nul.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/nul.csv" --out "$T/nul" > /dev/null 2> "$T/nul.err"; rc=$?
+check "a NUL byte in a trace is refused (rc $rc)" '[ $rc -eq 3 ] && grep -q "nul.csv:3:1: NUL byte" "$T/nul.err"'
+printf 't_s,table,query\n0,d,"open\n0.1,d,b\n0.2,d,c\n' > "$T/quote.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/quote.csv" --out "$T/quote" > /dev/null 2> "$T/quote.err"; rc=$?
+check "an unterminated quote is refused at its line (rc $rc)" '[ $rc -eq 3 ] && grep -q "quote.csv:2:1: CSV: a quote is left open" "$T/quote.err"'
+for o in "mirror --listen 127.0.0.1:$P --max-request 4294967296|max-request" \
+         "replay --config $T/one.conf --trace $T/three.csv --seed 99999999999999999999|seed" \
+         "replay --config $T/one.conf --trace $T/three.csv --concurrency 99999999999|concurrency"; do
+  args=${o%|*}; what=${o##*|}
+  run "$R" $args > /dev/null 2> "$T/opt.err"; rc=$?
+  check "--$what overflow is refused, not wrapped (rc $rc)" '[ $rc -eq 2 ] && grep -q -- "--$what: expected" "$T/opt.err"'
+done
+run "$H" "$T/wide.scn" --seed 99999999999999999999 > /dev/null 2> "$T/seed.err"; rc=$?
+check "hasim --seed overflow is refused (rc $rc)" '[ $rc -eq 2 ] && grep -q -- "--seed: expected" "$T/seed.err"'
+
+# ---- the mirror under attack ----------------------------------------------------------------
+"$R" mirror --listen 127.0.0.1:$((P+2)) --quiet --max-conns 100 --service "constant(50ms)" & PIDS+=($!)
+wait_port $((P+2))
+run "$F" 127.0.0.1 $((P+2)) slowloris 200 6 > "$T/slow.out"; rc=$?
+check "200 slow senders cannot stop PINGs ($(cat "$T/slow.out"))" '[ $rc -eq 0 ]'
+check "a SEARCH then a write shutdown still gets its reply" 'run "$F" 127.0.0.1 $((P+2)) halfclose'
+
+echo "cli_hostile: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
