@@ -164,11 +164,17 @@ int hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line 
     }
     hk_buf_printf(b, "-- SHOW AGENT STATUS (%s; %s layout)\n", title,
                   var->layout == HK_LAYOUT_SPHINX2 ? "Sphinx 2.2.11" : "Manticore");
-    hk_status_global(b, var->layout, cl->set.karma_s, hosts, cl->nhosts, now_us);
+    int nh = cl->nhosts < HK_REP_STATUS_HOSTS ? cl->nhosts : HK_REP_STATUS_HOSTS;
+    hk_status_global(b, var->layout, cl->set.karma_s, hosts, nh, now_us);
+    if (nh < cl->nhosts)
+        hk_buf_printf(b, "-- ... %d more hosts not shown (hakarma shows the first %d)\n",
+                      cl->nhosts - nh, HK_REP_STATUS_HOSTS);
     free(hosts);
-    int rc = 0;
+    int rc = 0, shown = 0;
     for (int t = 0, base = 0; rc == 0 && t < cl->ntables; t++) {
-        rc = table_status(b, cl, &cl->tables[t], lines + base, var);
+        if (shown < HK_REP_STATUS_HOSTS)
+            rc = table_status(b, cl, &cl->tables[t], lines + base, var);
+        shown += cl->tables[t].nlines;
         base += cl->tables[t].nlines;
     }
     return rc < 0 || b->oom ? -1 : 0;

@@ -44,8 +44,10 @@ void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max);
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n);
 /* faults.csv (start_s,end_s,mirror,kind) in dir; a fault without end lasts to end_us. */
 int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *err);
-/* dash: per host; lines: every agent line of every table, in config order. -1 when out of
- * memory. */
+/* dash: per host; lines: every agent line of every table, in config order. A huge cluster shows
+ * its first HK_REP_STATUS_HOSTS hosts (and tables until that many lines), then says how many
+ * more. -1 when out of memory. */
+#define HK_REP_STATUS_HOSTS 1000
 int hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
                    const hk_variant *var, int64_t now_us, const char *title);
 

@@ -46,3 +46,12 @@ const char *hk_err_str(const hk_err *e, char *buf, size_t n)
         snprintf(buf, n, "%s: byte %d: %s", e->file, e->col, e->msg);
     return buf;
 }
+
+void hk_err_prefix(hk_err *e, const char *prefix)
+{
+    char m[HK_ERR_MSG];
+    int n = (int)strlen(prefix);
+    snprintf(m, sizeof m, "%.*s%.*s", n, prefix, (int)(sizeof m) - 1 - n > 0 ?
+             (int)(sizeof m) - 1 - n : 0, e->msg);
+    memcpy(e->msg, m, sizeof m);
+}

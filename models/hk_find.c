@@ -64,34 +64,70 @@ static int is_outage(hk_fault_kind k)
 
 /* ---- convergence -------------------------------------------------------- */
 
+/* The first bin after every fault of the line's hosts has ended (faults move probabilities:
+ * convergence is judged after them). */
+static int after_faults(const fx *x, int first)
+{
+    const hk_tl *t = x->tl;
+    const hk_scn *s = x->in->scn;
+    int k = 0;
+    for (int fi = 0; fi < s->nfaults; fi++)
+        for (int j = first; j < first + t->ser[first].nmirrors; j++) {
+            const hk_fault *f = &s->faults[fi];
+            if (f->host != t->ser[j].host)
+                continue;
+            int64_t end = f->for_us < 0 ? x->in->duration_us : f->at_us + f->for_us;
+            int kb = (int)((end + t->width_us - 1) / t->width_us);
+            k = kb > k ? kb : k;
+        }
+    return k;
+}
+
+/* Convergence: every probability within HK_CONV_EPS of its final value (the mean of the last
+ * tenth of the run) from t_s on; never, when the stable tail is shorter than that tenth. The
+ * final window starts after the last fault of the line's hosts. amplitude: the largest swing
+ * over the last quarter; swings: how many times a probability crossed its final value there
+ * (oscillation needs several, a late recovery is one). */
 static void converge(const fx *x, int first, hk_conv *c)
 {
     const hk_tl *t = x->tl;
-    int n = t->ser[first].nmirrors, P = x->end_bin, F = P / 4 > 0 ? P / 4 : 1;
+    int n = t->ser[first].nmirrors, P = x->end_bin, quiet = after_faults(x, first);
+    int Q = P / 4 > 1 ? P / 4 : 1, F = P / 10 > 2 ? P / 10 : 2;
     memset(c, 0, sizeof *c);
     c->first = first;
     c->single = n == 1;
     c->converged = 1;
-    if (c->single || P == 0)
+    if (c->single || P - quiet < F)
         return;
+    if (P - Q < quiet)
+        Q = P - quiet;
     int latest = 0, moved = 0;
     for (int j = first; j < first + n; j++) {
         double mean = 0, lo = INFINITY, hi = -INFINITY, p0 = hk_tl_cell_at(t, j, 0)->prob;
-        int m = 0;
+        int m = 0, side = 0, swings = 0;
         for (int k = 0; k < P; k++) {
             double p = hk_tl_cell_at(t, j, k)->prob;
             moved |= fabs(p - p0) > 1e-9;
             if (k >= P - F && !isnan(p)) {
                 mean += p;
                 m++;
-                lo = fmin(lo, p);
-                hi = fmax(hi, p);
             }
         }
         if (!m)
             continue;
         mean /= m;
+        for (int k = P - Q; k < P; k++) {
+            double p = hk_tl_cell_at(t, j, k)->prob;
+            if (isnan(p))
+                continue;
+            lo = fmin(lo, p);
+            hi = fmax(hi, p);
+            int now = p > mean + HK_CONV_EPS ? 1 : p < mean - HK_CONV_EPS ? -1 : 0;
+            swings += now && side && now != side;
+            side = now ? now : side;
+        }
         c->amplitude = fmax(c->amplitude, hi - lo);
+        c->swings = swings > c->swings ? swings : c->swings;
         int k = P;
         while (k > 0 && fabs(hk_tl_cell_at(t, j, k - 1)->prob - mean) <= HK_CONV_EPS)
             k--;
@@ -284,18 +320,17 @@ static int find_flood(fx *x, const hk_readmit *r)
                host_name(x, se->host), 100 * r->peak, se->line + 1, r->peak_s, 100 * r->pre);
 }
 
-/* Several masters on one line: a mirror taking >= HK_HERD_SHARE of everyone's attempts while
- * at least two masters each send it most of theirs. */
-static int find_herding(fx *x, int table, int line)
+/* Several masters on one line (series are master-major: master m's copy of the line starting
+ * at s0 is at s0 + m x series per master): a mirror taking >= HK_HERD_SHARE of everyone's
+ * attempts while at least two masters each send it most of theirs. */
+static int find_herding(fx *x, int s0)
 {
     const hk_tl *t = x->tl;
-    int firsts[1024], nm = 0;
-    for (int s = 0; s < t->nser && nm < 1024; s++)
-        if (t->ser[s].table == table && t->ser[s].line == line && t->ser[s].mirror == 0)
-            firsts[nm++] = s;
-    if (nm < 2)
-        return 0;
-    int n = t->ser[firsts[0]].nmirrors;
+    int firsts[1024], nm = x->in->nmasters < 1024 ? x->in->nmasters : 1024;
+    int per = t->nser / x->in->nmasters, table = t->ser[s0].table, line = t->ser[s0].line;
+    for (int m = 0; m < nm; m++)
+        firsts[m] = s0 + m * per;
+    int n = t->ser[s0].nmirrors;
     double need = fmax(HK_HERD_SHARE, 2.0 / n);
     for (int k = x->win - 1; n >= 3 && k < x->end_bin; k++)
         for (int m = 0; m < n; m++) {
@@ -361,10 +396,10 @@ static int per_line(fx *x, int first)
     hk_conv *c = &o->conv[o->nconv++];
     converge(x, first, c);
     const hk_tl_series *se = &x->tl->ser[first];
-    if (!c->converged && c->amplitude >= HK_OSC_AMPLITUDE &&
+    if (!c->converged && c->amplitude >= HK_OSC_AMPLITUDE && c->swings >= HK_OSC_SWINGS &&
         add(x, "oscillation", se->master, se->table, se->line, -1, 0.75 * secs(x, x->end_bin),
-            "agent %d's probabilities never settle: they swing by %.2f over the last quarter "
-            "of the run", se->line + 1, c->amplitude) < 0)
+            "agent %d's probabilities never settle: they swing by %.2f, %d times, over the "
+            "last quarter of the run", se->line + 1, c->amplitude, c->swings) < 0)
         return -1;
     if (find_starved(x, first) < 0 || find_locked(x, first) < 0)
         return -1;
@@ -379,6 +414,37 @@ static int per_line(fx *x, int first)
                 return -1;
         }
     return 0;
+}
+
+/* The same finding (kind, line, mirror) from several masters: one line that says how many. */
+static void merge_masters(fx *x)
+{
+    hk_findings *o = x->out;
+    int n = 0;
+    for (int i = 0; i < o->n; i++) {
+        hk_finding *f = &o->f[i];
+        if (f->master == -2)
+            continue;
+        int same = 1;
+        for (int j = i + 1; f->master >= 0 && j < o->n; j++) {
+            hk_finding *g = &o->f[j];
+            if (g->master >= 0 && !strcmp(g->kind, f->kind) && g->table == f->table &&
+                g->line == f->line && g->host == f->host) {
+                same++;
+                f->t_s = g->t_s < f->t_s ? g->t_s : f->t_s;
+                g->master = -2; /* folded into f */
+            }
+        }
+        if (same > 1) {
+            char d[sizeof f->detail];
+            snprintf(d, sizeof d, "%d of %d masters: %.*s", same, x->in->nmasters,
+                     (int)sizeof d - 32, f->detail);
+            memcpy(f->detail, d, sizeof d);
+            f->master = -1;
+        }
+        o->f[n++] = *f;
+    }
+    o->n = n;
 }
 
 int hk_find_run(const hk_find_in *in, hk_findings *out)
@@ -400,11 +466,13 @@ int hk_find_run(const hk_find_in *in, hk_findings *out)
     for (int s = 0; s < t->nser; s++)
         if (t->ser[s].mirror == 0 && per_line(&x, s) < 0)
             return -1;
-    for (int tb = 0; tb < in->scn->cl->ntables; tb++)
-        for (int l = 0; l < in->scn->cl->tables[tb].nlines; l++)
-            if (find_herding(&x, tb, l) < 0)
-                return -1;
-    return find_overload(&x) < 0 || find_outside(&x) < 0 ? -1 : 0;
+    for (int s = 0; in->nmasters > 1 && s < t->nser / in->nmasters; s += t->ser[s].nmirrors)
+        if (find_herding(&x, s) < 0)
+            return -1;
+    if (find_overload(&x) < 0 || find_outside(&x) < 0)
+        return -1;
+    merge_masters(&x);
+    return 0;
 }
 
 void hk_findings_free(hk_findings *f)

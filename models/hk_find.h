@@ -28,7 +28,8 @@
 #define HK_FLOOD_FACTOR 1.5      /* flood: >= 1.5 x the pre-fault share, and 10 points above */
 #define HK_HERD_SHARE 0.5        /* herding: >= 50% (and >= 2/n) of all masters' attempts */
 #define HK_OVERLOAD_UTIL 0.98    /* overload: utilisation >= 0.98 over the last quarter */
-#define HK_OSC_AMPLITUDE 0.1     /* oscillation: never converged, swinging >= 0.1 */
+#define HK_OSC_AMPLITUDE 0.1     /* oscillation: never converged, swinging >= 0.1 ... */
+#define HK_OSC_SWINGS 3          /* ... back and forth at least 3 times in the last quarter */
 
 typedef struct hk_conv {         /* one master x line */
     int first;                   /* its first series in the timeline */
@@ -36,7 +37,8 @@ typedef struct hk_conv {         /* one master x line */
     int is_static;               /* probabilities never moved */
     int converged;
     double t_s;                  /* converged from this time on (s since the start) */
-    double amplitude;            /* the final window's largest swing */
+    double amplitude;            /* the last quarter's largest swing */
+    int swings;                  /* times a probability crossed its final value there */
 } hk_conv;
 
 typedef struct hk_readmit {      /* one fault x series on its host */

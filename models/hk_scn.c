@@ -187,11 +187,10 @@ static int read_table(ctx *x, const hk_section *sec)
     const hk_table *t = hk_cluster_find_table(x->s->cl, e->value);
     const hk_refused *r = t ? NULL : hk_cluster_find_refused(x->s->cl, e->value);
     if (r) {
+        char pre[200];
+        snprintf(pre, sizeof pre, "table '%.120s' (the workload's) is not served: ", r->name);
         *x->err = r->why;
-        char m[HK_ERR_MSG];
-        snprintf(m, sizeof m, "table '%s' (the workload's) is not served: %s", r->name,
-                 r->why.msg);
-        snprintf(x->err->msg, sizeof x->err->msg, "%s", m);
+        hk_err_prefix(x->err, pre);
         return -1;
     }
     if (!t && strcmp(e->value, "all"))
@@ -266,11 +265,11 @@ static int no_tables(ctx *x)
 {
     const hk_cluster *cl = x->s->cl;
     if (cl->nrefused) { /* every table refused: the first reason, where it is */
+        char pre[200];
+        snprintf(pre, sizeof pre, "no distributed table is served; table '%.120s': ",
+                 cl->refused[0].name);
         *x->err = cl->refused[0].why;
-        char m[HK_ERR_MSG];
-        snprintf(m, sizeof m, "no distributed table is served; table '%s': %s",
-                 cl->refused[0].name, cl->refused[0].why.msg);
-        snprintf(x->err->msg, sizeof x->err->msg, "%s", m);
+        hk_err_prefix(x->err, pre);
         return -1;
     }
     return hk_err_set(x->err, x->c->file, 1, 1, "expected at least one table with "
@@ -393,6 +392,21 @@ int hk_scn_table_of(const hk_scn *s, const char *name)
     return t ? (int)(t - s->cl->tables) : -1;
 }
 
+/* The expect section: each claim's mirror must be one of the scenario's. */
+static int read_expect(ctx *x)
+{
+    hk_scn *s = x->s;
+    if (hk_expect_parse(x->c, &s->claims, &s->nclaims, x->err) < 0)
+        return -1;
+    for (int i = 0; i < s->nclaims; i++) {
+        const hk_claim *c = &s->claims[i];
+        if (c->mirror[0] && hk_cluster_find_host(s->cl, c->mirror) < 0)
+            return hk_err_set(x->err, x->c->file, c->line, c->col, "claim: expected a mirror of "
+                              "this scenario, got '%s'", c->mirror);
+    }
+    return 0;
+}
+
 static int count_sections(const hk_conf *c, const char *type)
 {
     int n = 0;
@@ -431,7 +445,7 @@ int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_dialect d, hk_scn
     for (int h = 0; h < s->cl->nhosts; h++)
         s->host_behave[h] = -1;
     if (read_sim(&x) < 0 || read_workload(&x) < 0 || read_mirrors(&x) < 0 ||
-        read_faults(&x) < 0)
+        read_faults(&x) < 0 || read_expect(&x) < 0)
         goto fail;
     *out = s;
     return 0;
@@ -449,6 +463,7 @@ void hk_scn_free(hk_scn *s)
         hk_dist_free(s->behave[i].service);
     }
     hk_dist_free(s->wl.think);
+    free(s->claims);
     free(s->behave);
     free(s->faults);
     free(s->host_behave);

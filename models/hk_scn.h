@@ -12,6 +12,7 @@
 #include "hk_arrivals.h"
 #include "hk_cluster.h"
 #include "hk_dist.h"
+#include "hk_expect.h"
 
 typedef enum hk_fault_kind {
     HK_FAULT_NONE, HK_FAULT_DOWN, HK_FAULT_HANG, HK_FAULT_SLOW, HK_FAULT_ERRORS,
@@ -72,6 +73,8 @@ typedef struct hk_scn {
     int variant;                 /* hk_variant_id */
     int strategy;                /* -1 = as configured; else overrides every line */
     int warnings_count;
+    int nclaims;
+    hk_claim *claims;            /* the expect section's (owned) */
 } hk_scn;
 
 /* The sim { config = ... } entry, or NULL. */

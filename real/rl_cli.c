@@ -148,7 +148,7 @@ void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *tit
     int n;
     hk_rep_row *rows = rl_master_rows(m, &n);
     if (rows)
-        hk_rep_mirror_table(out, rows, n, findings_first ? 0 : 48);
+        hk_rep_mirror_table(out, rows, n, findings_first ? 1000 : 48);
     free(rows);
     uint64_t answered = m->ok + m->partial;
     fprintf(out, "queries: %" PRIu64 " finished: answered %" PRIu64 " (ok %" PRIu64 ", partial %"

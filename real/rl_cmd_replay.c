@@ -104,11 +104,11 @@ static int no_table_served(const hk_cluster *cl, const char *path, hk_err *e)
 {
     if (!cl->nrefused)
         return hk_err_set(e, path, 1, 1, "expected a table with 'type = distributed' and agents");
+    char pre[200];
+    snprintf(pre, sizeof pre, "no distributed table is served; table '%.120s': ",
+             cl->refused[0].name);
     *e = cl->refused[0].why; /* say why, where */
-    char m[HK_ERR_MSG];
-    snprintf(m, sizeof m, "no distributed table is served; table '%s': %s", cl->refused[0].name,
-             cl->refused[0].why.msg);
-    snprintf(e->msg, sizeof e->msg, "%s", m);
+    hk_err_prefix(e, pre);
     return -1;
 }
 

@@ -8,7 +8,12 @@
 #define HASIM_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include "hk_cli.h"
 #include "hk_plot.h"
+#include "hk_scnload.h"
+#include "sim.h"
+#include "sim_report.h"
 
 enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
 
@@ -23,7 +28,27 @@ typedef struct hasim_args {
     hk_plot_sel sel;             /* what the plots draw */
 } hasim_args;
 
+/* What the runs of one command share. */
+typedef struct runctx {
+    hk_loaded *L;
+    const hasim_args *a;
+    hk_progress prog;
+    int done, total;
+    void (*inspect)(void *ictx, const sim_world *w, const sim_result *r); /* each run, or NULL */
+    void *ictx;
+} runctx;
+
+/* One simulation of s with o: files into dir (when not NULL), its figures into fig, its report
+ * to report (when not NULL), then c->inspect. Returns an exit code. */
+int hasim_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figures *fig,
+              FILE *report);
+void hasim_progress(void *ctx, double frac);
+void hasim_print_err(const hk_err *e);
+void hasim_print_warns(const hk_warns *w);
+
 int hasim_run(int argc, char **argv);
+/* hasim_check.c: SCENARIO --check — run what its expect { } claims need, say which hold. */
+int hasim_check(const hasim_args *a);
 int hasim_init(int argc, char **argv);
 int hasim_sweep(int argc, char **argv);
 int hasim_merge(int argc, char **argv);

@@ -144,7 +144,7 @@ static int parse_args(int argc, char **argv, hasim_args *a)
     return 0;
 }
 
-static void print_err(const hk_err *e)
+void hasim_print_err(const hk_err *e)
 {
     char m[1024];
     fprintf(stderr, P ": %s\n", hk_err_str(e, m, sizeof m));
@@ -195,14 +195,7 @@ static int write_report(const sim_world *w, const sim_result *r, const char *sce
 
 typedef struct runcfg { int strategy, variant; char dir[1100]; char label[96]; } runcfg;
 
-typedef struct runctx {
-    hk_loaded *L;
-    const hasim_args *a;
-    hk_progress prog;
-    int done, total;
-} runctx;
-
-static void on_progress(void *ctx, double frac)
+void hasim_progress(void *ctx, double frac)
 {
     runctx *c = ctx;
     char what[48];
@@ -210,19 +203,18 @@ static void on_progress(void *ctx, double frac)
     hk_progress_update(&c->prog, ((double)c->done + frac) / c->total, what);
 }
 
-/* One simulation; files into dir when dir != NULL; the run's figures into fig. */
-static int run_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figures *fig,
-                   FILE *report)
+int hasim_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figures *fig,
+              FILE *report)
 {
     hk_err e;
     streams st;
     memset(&st, 0, sizeof st);
     if (hk_loaded_rewind(c->L, s, o->duration_us ? o->duration_us : s->wl.duration_us, &e) < 0) {
-        print_err(&e);
+        hasim_print_err(&e);
         return EXIT_INPUT;
     }
     if (dir && (hk_mkdirs(dir, &e) < 0 || open_streams(dir, c->a->queries, &st, o, &e) < 0)) {
-        print_err(&e);
+        hasim_print_err(&e);
         abort_streams(&st);
         return EXIT_RUN;
     }
@@ -237,7 +229,7 @@ static int run_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figur
     if (rc < 0) {
         int input = rc == -1 && c->L->trace && c->L->trace->failed;
         if (input)
-            print_err(&c->L->trace->err);
+            hasim_print_err(&c->L->trace->err);
         else
             fprintf(stderr, P ": out of memory\n");
         abort_streams(&st);
@@ -246,12 +238,14 @@ static int run_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figur
         return input ? EXIT_INPUT : EXIT_RUN;
     }
     sim_figures_of(w, &r, fig);
+    if (c->inspect)
+        c->inspect(c->ictx, w, &r);
     if (report)
         sim_print(report, w, &r, c->a->scenario, 0);
     if (dir && (sim_write_files(w, &r, dir, &e) < 0 ||
                 hk_rep_faults(s, w->end_us - w->t0, dir, &e) < 0 ||
                 write_report(w, &r, c->a->scenario, dir, &e) < 0 || commit_streams(&st, &e) < 0)) {
-        print_err(&e);
+        hasim_print_err(&e);
         abort_streams(&st);
         rc = EXIT_RUN;
     }
@@ -413,7 +407,7 @@ static int plan(const hasim_args *a, const hk_scn *s, runcfg *rc)
     return n;
 }
 
-static void print_warns(const hk_warns *w)
+void hasim_print_warns(const hk_warns *w)
 {
     for (int i = 0; i < w->n; i++) {
         char m[1024];
@@ -430,7 +424,7 @@ static int summary_out(runctx *c, hk_scn *s, const runcfg *rc, int n, int R,
     hk_out o;
     if (write_strategies(s, c->a->out, rc, n, figs, &e) < 0 ||
         hk_out_open(&o, c->a->out, "report.txt", &e) < 0) {
-        print_err(&e);
+        hasim_print_err(&e);
         return EXIT_RUN;
     }
     FILE *outs[2] = {c->a->quiet ? NULL : stdout, o.f};
@@ -438,7 +432,7 @@ static int summary_out(runctx *c, hk_scn *s, const runcfg *rc, int n, int R,
         if (outs[k])
             print_table(outs[k], s, rc, n, R, figs, c->a->scenario, seed);
     if (hk_out_commit(&o, &e) < 0) {
-        print_err(&e);
+        hasim_print_err(&e);
         return EXIT_RUN;
     }
     return 0;
@@ -457,21 +451,21 @@ static int run_grid(runctx *c, const runcfg *rc, int n, int R, sim_figures (*fig
         int fresh = !c->L->by_dialect[hk_dialect_of(rc[i].variant)];
         hk_scn *s = hk_loaded_scn(c->L, rc[i].variant, &w, &e);
         if (!s) {
-            print_err(&e);
+            hasim_print_err(&e);
             return EXIT_INPUT;
         }
         if (fresh)
-            print_warns(&w);
+            hasim_print_warns(&w);
         for (int r = 0; r < R; r++) {
             sim_opts o = {0};
             o.seed = seed + (uint64_t)r;
             o.variant = rc[i].variant;
             o.strategy = rc[i].strategy;
             o.duration_us = a->duration_us;
-            o.progress = on_progress;
+            o.progress = hasim_progress;
             o.pctx = c;
             FILE *rep = !a->quiet && !multi && r == 0 && R == 1 ? stdout : NULL;
-            int code = run_one(c, s, &o, r == 0 ? rc[i].dir : NULL, &figs[i][r], rep);
+            int code = hasim_one(c, s, &o, r == 0 ? rc[i].dir : NULL, &figs[i][r], rep);
             if (code)
                 return code;
         }
@@ -479,7 +473,7 @@ static int run_grid(runctx *c, const runcfg *rc, int n, int R, sim_figures (*fig
     hk_err e;
     if (hk_mkdirs(a->out, &e) < 0 ||
         hk_out_write_all(a->out, "scenario.txt", c->L->text, strlen(c->L->text), &e) < 0) {
-        print_err(&e);
+        hasim_print_err(&e);
         return EXIT_RUN;
     }
     if (multi || R > 1) {
@@ -508,20 +502,22 @@ int hasim_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc > 0 ? 0 : EXIT_USAGE;
+    if (a.check)
+        return hasim_check(&a);
     hk_loaded L;
     hk_err e;
     if (hk_scn_load(a.scenario, !a.no_exec, &L, &e) < 0) {
-        print_err(&e);
+        hasim_print_err(&e);
         return EXIT_INPUT;
     }
     for (int i = 0; i < L.nran; i++)
         fprintf(stderr, P ": note: %s starts with '#!': ran it as Manticore does and read its "
                 "output as the config\n", L.ran[i]);
-    print_warns(&L.warns);
+    hasim_print_warns(&L.warns);
     runcfg cfg[HK_VAR_N * HK_STRAT_N];
     int n = plan(&a, L.scn, cfg), R = L.scn->replications;
     sim_figures (*figs)[MAXREP] = calloc((size_t)n, sizeof *figs);
-    runctx c = {&L, &a, {0}, 0, 0};
+    runctx c = {&L, &a, {0}, 0, 0, NULL, NULL};
     rc = figs ? run_grid(&c, cfg, n, R, figs) : EXIT_RUN;
     if (rc == 0 && a.plot)
         plots(&a, cfg, n);

@@ -132,7 +132,7 @@ void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *s
     int n;
     hk_rep_row *rows = mirror_rows(w, &n);
     if (rows)
-        hk_rep_mirror_table(out, rows, n, findings_first ? 0 : 48);
+        hk_rep_mirror_table(out, rows, n, findings_first ? 1000 : 48);
     free(rows);
     print_queries(out, w);
     hk_ans_conv(out, &r->ans);

@@ -1,0 +1,138 @@
+/* Findings: each detector fires on a run that shows its behaviour and stays
+ * silent on a close run that does not (same cluster, one setting changed). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "hk_test.h"
+#include "sim.h"
+#include "sim_report.h"
+
+static hk_scn *scn(const char *text)
+{
+    hk_conf *c;
+    hk_err e;
+    hk_scn *s = NULL;
+    if (hk_conf_parse(text, strlen(text), "t.scn", &c, &e) < 0 ||
+        hk_scn_build(c, NULL, HK_DIALECT_MANTICORE, &s, &e, NULL) < 0)
+        fail_msg("scenario error %d:%d %s", e.line, e.col, e.msg);
+    hk_conf_free(c);
+    return s;
+}
+
+/* How many findings of kind (on host, "" = any) a run of text under variant/strategy has. */
+static int count(const char *text, int variant, int strategy, int64_t duration_us,
+                 const char *kind, const char *host)
+{
+    hk_scn *s = scn(text);
+    sim_opts o = {0};
+    o.seed = 1;
+    o.variant = variant;
+    o.strategy = strategy;
+    o.duration_us = duration_us;
+    sim_world *w = sim_new(s, &o);
+    assert_non_null(w);
+    assert_int_equal(sim_run(w), 0);
+    sim_result r;
+    assert_int_equal(sim_analyse(w, &r), 0);
+    int h = host[0] ? hk_cluster_find_host(s->cl, host) : -1, n = 0;
+    for (int i = 0; i < r.fd.n; i++)
+        n += !strcmp(r.fd.f[i].kind, kind) && (h < 0 || r.fd.f[i].host == h);
+    sim_result_free(&r);
+    sim_free(w);
+    hk_scn_free(s);
+    return n;
+}
+
+static const char *DOWN =
+    "searchd { ha_period_karma = 30s  ha_ping_interval = 1000 }\n"
+    "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = nodeads\n}\n"
+    "mirror default { rtt = constant(0.3ms) service = lognormal(median=5ms, sigma=0.3) threads = 8 }\n"
+    "workload { arrivals = poisson(200/s) duration = 4m }\n"
+    "fault b:1 { at = 60s for = 60s kind = down }\n";
+
+static void starved(void **st)
+{
+    (void)st;
+    /* manticore-fixed: b's weight is recomputed to 0 during the outage and never comes back */
+    assert_int_equal(count(DOWN, HK_VAR_MANTICORE_FIXED, -1, 0, "starved", "b:1"), 1);
+    /* Manticore as coded keeps uniform weights: b comes back */
+    assert_int_equal(count(DOWN, HK_VAR_MANTICORE, -1, 0, "starved", ""), 0);
+}
+
+static void failing_share(void **st)
+{
+    (void)st;
+    assert_int_equal(count(DOWN, HK_VAR_MANTICORE, HK_STRAT_RANDOM, 0, "failing_share", "b:1"), 1);
+    assert_int_equal(count(DOWN, HK_VAR_MANTICORE, HK_STRAT_NODEADS, 0, "failing_share", ""), 0);
+}
+
+static const char *HANG =
+    "searchd { ha_period_karma = 10s  ha_ping_interval = 500  agent_query_timeout = 500 }\n"
+    "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = nodeads\n}\n"
+    "mirror default { service = lognormal(median=3ms, sigma=0.3) threads = 4 }\n"
+    "workload { arrivals = poisson(200/s) duration = 2m }\n"
+    "fault c:1 { at = 20s for = 20s kind = hang }\n";
+
+static void locked_and_flood(void **st)
+{
+    (void)st;
+    /* Manticore's timer reads query_timeouts: the hung mirror takes all the weight, then all
+     * the traffic once back */
+    assert_int_equal(count(HANG, HK_VAR_MANTICORE, -1, 0, "locked", "c:1"), 1);
+    assert_int_equal(count(HANG, HK_VAR_MANTICORE, -1, 0, "flood", "c:1"), 1);
+    assert_int_equal(count(HANG, HK_VAR_SPHINX2, -1, 0, "locked", ""), 0);
+    assert_int_equal(count(HANG, HK_VAR_SPHINX2, -1, 0, "flood", ""), 0);
+}
+
+static const char *HERD =
+    "searchd { ha_period_karma = 10s  ha_ping_interval = 1000 }\n"
+    "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = noerrors\n}\n"
+    "mirror default { rtt = constant(0.2ms) service = exponential(mean=5ms) threads = 1 }\n"
+    "workload { arrivals = poisson(480/s) duration = 2m masters = %d }\n";
+
+static void herding_and_oscillation(void **st)
+{
+    (void)st;
+    char eight[600], one[600];
+    snprintf(eight, sizeof eight, HERD, 8);
+    snprintf(one, sizeof one, HERD, 1);
+    assert_int_equal(count(eight, HK_VAR_MANTICORE_FIXED, -1, 0, "herding", ""), 1);
+    assert_int_equal(count(eight, HK_VAR_MANTICORE_FIXED, -1, 0, "oscillation", ""), 1);
+    /* one master cannot herd; with uniform weights nothing swings */
+    assert_int_equal(count(one, HK_VAR_MANTICORE_FIXED, -1, 0, "herding", ""), 0);
+    assert_int_equal(count(eight, HK_VAR_MANTICORE, -1, 0, "oscillation", ""), 0);
+    assert_int_equal(count(eight, HK_VAR_MANTICORE, -1, 0, "herding", ""), 0);
+}
+
+static const char *LOAD =
+    "table d { type = distributed\n agent = a:1|b:1:s\n}\n"
+    "mirror default { service = exponential(mean=10ms) threads = 1 }\n"
+    "workload { arrivals = poisson(%d/s) duration = 1m }\n";
+
+static void overload(void **st)
+{
+    (void)st;
+    char hot[400], cool[400];
+    snprintf(hot, sizeof hot, LOAD, 260);  /* 130/s each on 100/s of capacity */
+    snprintf(cool, sizeof cool, LOAD, 120); /* 60% busy */
+    assert_int_equal(count(hot, HK_VAR_MANTICORE, -1, 0, "overload", ""), 2);
+    assert_int_equal(count(cool, HK_VAR_MANTICORE, -1, 0, "overload", ""), 0);
+}
+
+static void fault_outside_run(void **st)
+{
+    (void)st;
+    /* --duration 50s: the fault at 60 s never happens */
+    assert_int_equal(count(DOWN, HK_VAR_MANTICORE, -1, 50000000, "fault_outside_run", "b:1"), 1);
+    assert_int_equal(count(DOWN, HK_VAR_MANTICORE, -1, 0, "fault_outside_run", ""), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(starved), cmocka_unit_test(failing_share),
+        cmocka_unit_test(locked_and_flood), cmocka_unit_test(herding_and_oscillation),
+        cmocka_unit_test(overload), cmocka_unit_test(fault_outside_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
