@@ -180,6 +180,24 @@ int hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line 
     return rc < 0 || b->oom ? -1 : 0;
 }
 
+int hk_rep_run_csv(const hk_rep_run *r, const char *dir, hk_err *e)
+{
+    hk_out o;
+    if (hk_out_open(&o, dir, "run.csv", e) < 0)
+        return -1;
+    fputs("key,value\n", o.f);
+    const char *k[4] = {"program", "scenario", "variant", "strategy"};
+    const char *v[4] = {r->program, r->scenario, r->variant, r->strategy};
+    for (int i = 0; i < 4; i++) {
+        fprintf(o.f, "%s,", k[i]);
+        hk_csv_str(o.f, v[i] ? v[i] : "", 1);
+        fputc('\n', o.f);
+    }
+    fprintf(o.f, "masters,%d\nduration_s,%.3f\nkarma_s,%" PRId64 "\nseed,%" PRIu64 "\n",
+            r->masters, r->duration_s, r->karma_s, r->seed);
+    return hk_out_commit(&o, e);
+}
+
 int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *e)
 {
     hk_out o;

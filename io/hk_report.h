@@ -42,6 +42,16 @@ typedef struct hk_rep_row {
 void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max);
 /* summary.csv: header and one row per mirror. */
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n);
+/* run.csv: what ran (key,value rows: program, scenario, variant, strategy, masters, duration_s,
+ * karma_s, seed), for the plots' titles and anyone reading the folder later. */
+typedef struct hk_rep_run {
+    const char *program, *scenario, *variant, *strategy;
+    int masters;
+    double duration_s;
+    int64_t karma_s;
+    uint64_t seed;
+} hk_rep_run;
+int hk_rep_run_csv(const hk_rep_run *r, const char *dir, hk_err *err);
 /* faults.csv (start_s,end_s,mirror,kind) in dir; a fault without end lasts to end_us. */
 int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *err);
 /* dash: per host; lines: every agent line of every table, in config order. A huge cluster shows

@@ -1,11 +1,19 @@
-# queries.gp: queries routed to each mirror of the first agent line per karma period, stacked,
-# so failover and re-admission show. Variables: dir, out, term, gp, n0, t0.
+# queries.gp: attempts per second sent to each mirror of the chosen lines, stacked, so the load
+# itself shows (a closed loop slowing down, retries doubling it). Variables as shares.gp.
 load gp.'/common.gp'
-set title 'Queries per mirror per karma period (stacked): '.t0 noenhanced
-set xlabel 'time (s)'
-set ylabel 'queries per period'
+marklayer = 'front'
+markalpha = '0.25'
+set xlabel 'time since the start (s)'
+set ylabel 'attempts per second'
 set yrange [0:*]
-load dir.'/plots/faults_0.gp'
-f = dir.'/plots/queries_stacked.dat'
-plot for [i=n0:1:-1] f using 1:(column(i+1)) with fillsteps fs solid 0.7 lc i \
-    title columnheader(i+1)
+set xrange [0:xmax]
+set multiplot layout nl,1 title runtitle."\nattempts per second per mirror (stacked)" noenhanced
+do for [l=0:nl-1] {
+    load sprintf('%s/plots/marks_%d.gp', dir, l)
+    set title value(sprintf('t%d', l)) noenhanced
+    f = sprintf('%s/plots/rate_%d.dat', dir, l)
+    s = value(sprintf('s%d', l))
+    plot for [i=s-1:0:-1] f using 1:(column(i+2)) with fillsteps fs solid 0.8 noborder \
+         lc rgb col(i) title columnheader(i+2)
+}
+unset multiplot

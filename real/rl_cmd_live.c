@@ -408,8 +408,12 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
         rc = hk_out_commit(&ro, &e);
     }
     hk_findings_free(&fd);
+    hk_rep_run meta = {"hareal live", o->scenario, m->var->name, o->c.strategy >= 0 ?
+                      hk_strat_get(o->c.strategy)->name : "as configured", 1,
+                      (double)dur / 1e6, s->cl->set.karma_s, seed};
     if (rc == 0 && (hk_out_write_all(o->c.out, "scenario.txt", lv->L.text, strlen(lv->L.text),
-                                     &e) < 0 || hk_rep_faults(s, dur, o->c.out, &e) < 0))
+                                     &e) < 0 || hk_rep_faults(s, dur, o->c.out, &e) < 0 ||
+                    hk_rep_run_csv(&meta, o->c.out, &e) < 0))
         rc = -1;
     if (rc < 0) {
         rl_print_err(WHO, &e);

@@ -6,6 +6,7 @@
 #include "hk_cli.h"
 #include "hk_keys.h"
 #include "hk_plot.h"
+#include "hk_report.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
 #include "rl_addr.h"
@@ -179,6 +180,12 @@ static int finish(const ropts *o, rl_master *m, rl_drive *d, const loaded *L)
     }
     if (rc == 0)
         rc = hk_out_write_all(o->c.out, "scenario.txt", L->text, strlen(L->text), &e);
+    hk_rep_run meta = {"hareal replay", o->config, m->var->name, o->c.strategy >= 0 ?
+                      hk_strat_get(o->c.strategy)->name : "as configured", 1,
+                      (double)(m->end_us - m->t0_us) / 1e6, L->cl->set.karma_s,
+                      (uint64_t)o->c.seed};
+    if (rc == 0)
+        rc = hk_rep_run_csv(&meta, o->c.out, &e);
     hk_findings_free(&fd);
     if (rc < 0) {
         rl_print_err(WHO, &e);

@@ -193,7 +193,28 @@ static int write_report(const sim_world *w, const sim_result *r, const char *sce
     return hk_out_commit(&o, e);
 }
 
-typedef struct runcfg { int strategy, variant; char dir[1100]; char label[96]; } runcfg;
+#define ROW_FINDINGS 4
+
+typedef struct runcfg {
+    int strategy, variant;
+    char dir[1100];
+    char label[96];
+    int nfind;                   /* the first run's findings, for the comparison's words */
+    char find[ROW_FINDINGS][420];
+} runcfg;
+
+/* Keep a row's findings (the first replication's) to print under the comparison table. */
+static void keep_findings(void *ictx, const sim_world *w, const sim_result *r)
+{
+    runcfg *row = ictx;
+    (void)w;
+    if (!row)
+        return;
+    row->nfind = r->fd.n;
+    for (int i = 0; i < r->fd.n && i < ROW_FINDINGS; i++)
+        snprintf(row->find[i], sizeof row->find[i], "%s: %.400s", r->fd.f[i].kind,
+                 r->fd.f[i].detail);
+}
 
 void hasim_progress(void *ctx, double frac)
 {
@@ -267,25 +288,6 @@ static void ci(const double *x, int n, double *mean, double *half)
     *half = n > 1 ? gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(v / n) : 0;
 }
 
-/* What a row really ran: the override, or every line's configured strategy. */
-static void strategy_label(const hk_scn *s, int strategy, char *buf, size_t n)
-{
-    if (strategy >= 0) {
-        snprintf(buf, n, "%s", hk_strat_get(strategy)->name);
-        return;
-    }
-    int seen[64] = {0}, o = 0;
-    buf[0] = '\0';
-    for (int t = 0; t < s->cl->ntables; t++)
-        for (int k = 0; k < s->cl->tables[t].nlines; k++) {
-            int id = s->cl->tables[t].lines[k].strategy;
-            if (id >= 0 && id < 64 && !seen[id] && (size_t)o < n) {
-                seen[id] = 1;
-                o += snprintf(buf + o, n - (size_t)o, "%s%s", o ? "+" : "", hk_strat_get(id)->name);
-            }
-        }
-}
-
 static void print_row(FILE *out, const runcfg *r, const sim_figures *f, int R, int nf)
 {
     double xs[6][MAXREP], p[6][2];
@@ -297,7 +299,7 @@ static void print_row(FILE *out, const runcfg *r, const sim_figures *f, int R, i
     }
     for (int m = 0; m < 5; m++)
         ci(xs[m], R, &p[m][0], &p[m][1]);
-    fprintf(out, "%-30s", r->label);
+    fprintf(out, "%-38s", r->label);
     for (int m = 0; m < 4; m++) {
         if (R > 1)
             fprintf(out, " %8.3f±%-7.3f", p[m][0], p[m][1]);
@@ -334,7 +336,7 @@ static void print_table(FILE *out, const hk_scn *s, const runcfg *rc, int n, int
     fprintf(out, "%s: %d replication(s) per row%s (seeds from %" PRIu64 "); latency in ms over "
             "answered queries; failed%% = failed and partial queries\n", scenario, R,
             R > 1 ? ", mean ± 95% CI" : "", seed);
-    fprintf(out, "%-30s %9s%s %9s%s %9s%s %9s%s %9s", "strategy/variant", "p50", R > 1 ? "        " : "",
+    fprintf(out, "%-38s %9s%s %9s%s %9s%s %9s%s %9s", "strategy/variant", "p50", R > 1 ? "        " : "",
             "p99", R > 1 ? "        " : "", "p99.9", R > 1 ? "        " : "", "failed%",
             R > 1 ? "        " : "", "converged");
     for (int fi = 0; fi < nf; fi++) {
@@ -350,6 +352,28 @@ static void print_table(FILE *out, const hk_scn *s, const runcfg *rc, int n, int
                 "its pre-fault share (never: not within the run)\n", 100 * HK_BACK_TOL);
 }
 
+static void print_row_findings(FILE *out, const runcfg *rc, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        any |= rc[i].nfind > 0;
+    if (!any) {
+        fprintf(out, "FINDINGS: none in any run\n");
+        return;
+    }
+    fprintf(out, "FINDINGS per run (the first replication's):\n");
+    for (int i = 0; i < n; i++) {
+        if (!rc[i].nfind)
+            continue;
+        fprintf(out, "  %s:\n", rc[i].label);
+        for (int k = 0; k < rc[i].nfind && k < ROW_FINDINGS; k++)
+            fprintf(out, "    %s\n", rc[i].find[k]);
+        if (rc[i].nfind > ROW_FINDINGS)
+            fprintf(out, "    ... %d more in %s/findings.csv\n", rc[i].nfind - ROW_FINDINGS,
+                    rc[i].dir);
+    }
+}
+
 static int write_strategies(const hk_scn *s, const char *dir, const runcfg *rc, int n,
                             sim_figures (*f)[MAXREP], hk_err *e)
 {
@@ -363,7 +387,7 @@ static int write_strategies(const hk_scn *s, const char *dir, const runcfg *rc, 
         const sim_figures *x = &f[i][0];
         const char *d = strrchr(rc[i].dir, '/');
         char strat[96], readmit[256] = "";
-        strategy_label(s, rc[i].strategy, strat, sizeof strat);
+        sim_strategy_label(s, rc[i].strategy, strat, sizeof strat);
         for (int fi = 0, off = 0; fi < x->nfault_cells; fi++)
             off += snprintf(readmit + off, sizeof readmit - (size_t)off, "%s%s", fi ? "; " : "",
                             x->readmit[fi]);
@@ -388,11 +412,10 @@ static int plan(const hasim_args *a, const hk_scn *s, runcfg *rc)
             int strat = a->strat_all ? st : a->strategy >= 0 ? a->strategy : s->strategy;
             runcfg *r = &rc[n++];
             char label[64];
-            strategy_label(s, strat, label, sizeof label);
+            sim_strategy_label(s, strat, label, sizeof label);
             r->strategy = strat;
             r->variant = var;
-            snprintf(r->label, sizeof r->label, "%s%s/%s", label, strat >= 0 ? "" : " (cfg)",
-                     hk_variant_get(var)->name);
+            snprintf(r->label, sizeof r->label, "%s/%s", label, hk_variant_get(var)->name);
             if (a->strat_all || a->var_all)
                 snprintf(r->dir, sizeof r->dir, "%s/%s-%s", a->out, strat >= 0 ?
                          hk_strat_get(strat)->name : "configured", hk_variant_get(var)->name);
@@ -417,7 +440,7 @@ void hasim_print_warns(const hk_warns *w)
         fprintf(stderr, P ": %d more warnings\n", w->dropped);
 }
 
-static int summary_out(runctx *c, hk_scn *s, const runcfg *rc, int n, int R,
+static int summary_out(runctx *c, hk_scn *s, runcfg *rc, int n, int R,
                        sim_figures (*figs)[MAXREP], uint64_t seed)
 {
     hk_err e;
@@ -427,10 +450,12 @@ static int summary_out(runctx *c, hk_scn *s, const runcfg *rc, int n, int R,
         hasim_print_err(&e);
         return EXIT_RUN;
     }
-    FILE *outs[2] = {c->a->quiet ? NULL : stdout, o.f};
-    for (int k = 0; k < 2; k++)
-        if (outs[k])
-            print_table(outs[k], s, rc, n, R, figs, c->a->scenario, seed);
+    if (!c->a->quiet) { /* stdout ends with the findings, report.txt starts with them */
+        print_table(stdout, s, rc, n, R, figs, c->a->scenario, seed);
+        print_row_findings(stdout, rc, n);
+    }
+    print_row_findings(o.f, rc, n);
+    print_table(o.f, s, rc, n, R, figs, c->a->scenario, seed);
     if (hk_out_commit(&o, &e) < 0) {
         hasim_print_err(&e);
         return EXIT_RUN;
@@ -438,7 +463,7 @@ static int summary_out(runctx *c, hk_scn *s, const runcfg *rc, int n, int R,
     return 0;
 }
 
-static int run_grid(runctx *c, const runcfg *rc, int n, int R, sim_figures (*figs)[MAXREP])
+static int run_grid(runctx *c, runcfg *rc, int n, int R, sim_figures (*figs)[MAXREP])
 {
     const hasim_args *a = c->a;
     int multi = n > 1;
@@ -465,6 +490,8 @@ static int run_grid(runctx *c, const runcfg *rc, int n, int R, sim_figures (*fig
             o.progress = hasim_progress;
             o.pctx = c;
             FILE *rep = !a->quiet && !multi && r == 0 && R == 1 ? stdout : NULL;
+            c->inspect = keep_findings;
+            c->ictx = r == 0 ? &rc[i] : NULL;
             int code = hasim_one(c, s, &o, r == 0 ? rc[i].dir : NULL, &figs[i][r], rep);
             if (code)
                 return code;

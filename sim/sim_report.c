@@ -12,6 +12,27 @@
 
 static double ms(double us) { return us / 1000.0; }
 
+void sim_strategy_label(const hk_scn *s, int strategy, char *buf, size_t n)
+{
+    if (strategy >= 0) {
+        snprintf(buf, n, "%s", hk_strat_get(strategy)->name);
+        return;
+    }
+    int seen[64] = {0};
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < s->cl->ntables; t++)
+        for (int k = 0; k < s->cl->tables[t].nlines; k++) {
+            int id = s->cl->tables[t].lines[k].strategy;
+            if (id >= 0 && id < 64 && !seen[id] && o < n) {
+                seen[id] = 1;
+                o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "+" : "", hk_strat_get(id)->name);
+            }
+        }
+    if (o < n)
+        snprintf(buf + o, n - o, " (configured)");
+}
+
 /* Utilisation of each host over the last quarter: offered service / (workers x time). */
 static int utilisation(const sim_world *w, sim_result *r)
 {
@@ -185,5 +206,11 @@ int sim_write_files(const sim_world *w, const sim_result *r, const char *dir, hk
         rc = hk_ans_readmission_csv(&r->ans, dir, err);
     if (rc == 0)
         rc = hk_ans_timeline_csv(&r->ans, dir, err);
+    char strat[96];
+    sim_strategy_label(w->s, w->o.strategy, strat, sizeof strat);
+    hk_rep_run run = {"hasim", w->s->file, w->var->name, strat, w->nm,
+                      (double)(w->end_us - w->t0) / 1e6, w->s->cl->set.karma_s, w->o.seed};
+    if (rc == 0)
+        rc = hk_rep_run_csv(&run, dir, err);
     return rc;
 }

@@ -32,6 +32,9 @@ typedef struct sim_figures {     /* one run, for comparisons and confidence inte
 } sim_figures;
 
 int sim_analyse(const sim_world *w, sim_result *r);
+/* What a run's strategy really is: the override, or every line's configured one ("nodeads
+ * (configured)"). */
+void sim_strategy_label(const hk_scn *s, int strategy, char *buf, size_t n);
 void sim_result_free(sim_result *r);
 void sim_figures_of(const sim_world *w, const sim_result *r, sim_figures *f);
 /* The run in words; findings first (report.txt) or last (stdout). */

@@ -47,7 +47,20 @@ done
 for p in convergence latency queries; do
   check "$p.png per strategy" '[ "$(head -c 4 "$T/all/nodeads-manticore/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e47" ]'
 done
-check "convergence data has 4 mirror blocks" '[ $(grep -c "^\"box" "$T/all/nodeads-manticore/plots/convergence_0.dat") -eq 4 ]'
+check "probability data has 4 mirror blocks" '[ $(grep -c "^\"box" "$T/all/nodeads-manticore/plots/prob_0.dat") -eq 4 ]'
+for p in shares queries; do
+  check "$p.png per strategy" '[ "$(head -c 4 "$T/all/nodeads-manticore/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e47" ]'
+done
+check "index.html opens with the findings" 'grep -q "<pre>FINDINGS" "$T/all/nodeads-manticore/index.html"'
+
+# plots draw an effect where it happened: m07 slows at 90 s, so its probability cannot drop
+# before 90 s (it did when each karma period's mean was drawn from the period's start)
+$H "$S/scenarios/spike.scn" --out "$T/spike" --plot --quiet
+first_drop=$(awk '/^"m07/ {on=1; next} /^"/ {on=0} on && NF==2 && $1 >= 5 && $2 < 0.05 {print $1; exit}' "$T/spike/plots/prob_0.dat")
+check "spike: m07's drop is drawn after its fault began (at ${first_drop:-none} s)" '[ -n "$first_drop" ] && awk -v t="$first_drop" "BEGIN {exit !(t >= 90 && t < 120)}"'
+check "spike: the fault window is shaded from 90 s" 'grep -q "rect from 90.000" "$T/spike/plots/marks_0.gp"'
+# panels share one x range: every chart of the run is set to the run's length
+check "plots are told the run's length" 'grep -q "^duration_s,240.000" "$T/spike/run.csv"'
 check "index.html shows the plots" 'grep -q "plots/strategies_cdf.png" "$T/all/index.html"'
 
 PATH=/nonexistent $H "$S/scenarios/textbook.scn" --out "$T/np" --duration 1m --plot > /dev/null 2> "$T/np.err"
