@@ -189,7 +189,7 @@ int hk_loaded_rewind(hk_loaded *l, hk_scn *scn, int64_t duration_us, hk_err *err
     char p[1024];
     hk_path_rel(scn->file, a->path, p, sizeof p);
     const char *col = strcmp(a->column, "t_s") ? a->column : NULL;
-    int64_t first;
+    int64_t first = 0;
     if (first_time(p, col, &first, err) < 0)
         return -1;
     if (scn->start_us == HK_START_TRACE || (!scn->start_given && (double)first >= EPOCH_MIN_S * 1e6))

@@ -200,7 +200,7 @@ typedef struct runcfg {
     char dir[1100];
     char label[96];
     int nfind;                   /* the first run's findings, for the comparison's words */
-    char find[ROW_FINDINGS][420];
+    char find[ROW_FINDINGS][640];  /* kind[20] + ": " + detail[600] */
 } runcfg;
 
 /* Keep a row's findings (the first replication's) to print under the comparison table. */
@@ -212,7 +212,7 @@ static void keep_findings(void *ictx, const sim_world *w, const sim_result *r)
         return;
     row->nfind = r->fd.n;
     for (int i = 0; i < r->fd.n && i < ROW_FINDINGS; i++)
-        snprintf(row->find[i], sizeof row->find[i], "%s: %.400s", r->fd.f[i].kind,
+        snprintf(row->find[i], sizeof row->find[i], "%.19s: %.600s", r->fd.f[i].kind,
                  r->fd.f[i].detail);
 }
 
