@@ -67,9 +67,13 @@ void hk_progress_update(hk_progress *p, double frac, const char *what)
         return;
     p->last = now;
     p->shown = 1;
-    double eta = frac > 0.01 ? (now - p->t0) * (1 - frac) / frac : 0;
-    fprintf(stderr, "\r%s: %5.1f%% %s, %.0f s left   ", p->prog, 100 * frac, what ? what : "",
-            eta);
+    if (frac < 0) { /* how far is unknown: what it has done */
+        fprintf(stderr, "\r%s: %s, %.0f s   ", p->prog, what ? what : "", now - p->t0);
+    } else {
+        double eta = frac > 0.01 ? (now - p->t0) * (1 - frac) / frac : 0;
+        fprintf(stderr, "\r%s: %5.1f%% %s, %.0f s left   ", p->prog, 100 * frac,
+                what ? what : "", eta);
+    }
     fflush(stderr);
 }
 

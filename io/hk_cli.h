@@ -26,7 +26,7 @@ typedef struct hk_progress {
 } hk_progress;
 
 void hk_progress_init(hk_progress *p, const char *prog, int quiet);
-/* frac in [0,1]; what: a short text ("run 3 of 8"). */
+/* frac in [0,1] (negative: unknown); what: a short text ("run 3 of 8"). */
 void hk_progress_update(hk_progress *p, double frac, const char *what);
 /* Clear the line (if one was shown). */
 void hk_progress_done(hk_progress *p);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int hk_trace_fmt_parse(const char *s)
 {
@@ -68,6 +69,8 @@ int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, const char *t
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
     t->fmt = fmt == HK_TRACE_AUTO ? (hk_trace_fmt)sniff(path) : fmt;
+    struct stat st;
+    t->size = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (double)st.st_size : 0;
     if (t->fmt != HK_TRACE_CSV) {
         t->f = fopen(path, "r");
         return t->f ? 0 : hk_err_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
@@ -179,6 +182,13 @@ int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
             return check_span(t, q, (int)t->lineno, 2, err) < 0 ? -1 : 1;
         t->skipped++;
     }
+}
+
+double hk_trace_progress(const hk_trace *t)
+{
+    FILE *f = t->fmt == HK_TRACE_CSV ? t->csv.f : t->f;
+    long at = f ? ftell(f) : -1;
+    return t->size > 0 && at >= 0 ? (double)at / t->size : -1;
 }
 
 void hk_trace_close(hk_trace *t)

@@ -31,6 +31,7 @@ typedef struct hk_trace {
     size_t qcap;
     int64_t first_us;            /* the first timestamp (for the span limit) */
     int have_first;
+    double size;                 /* the file's size in bytes (0: unknown) */
 } hk_trace;
 
 int hk_trace_fmt_parse(const char *s);   /* -2 if unknown */
@@ -44,6 +45,8 @@ int hk_trace_has_tables(const hk_trace *t);
  * (file:line:col in err). */
 int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err);
 void hk_trace_close(hk_trace *t);
+/* How far the reading is, 0..1 (the file's bytes read); -1 when unknown. */
+double hk_trace_progress(const hk_trace *t);
 /* What a trace of this format cannot tell (one line, for the user). */
 const char *hk_trace_note(hk_trace_fmt f);
 

@@ -456,6 +456,9 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
                             seed, NULL, NULL, s, NULL, NULL};
         rl_drive d;
         setup_drive(&d, s, o, have ? &tr : NULL, rng, dur, lv);
+        hk_progress prog;
+        hk_progress_init(&prog, WHO, o->c.quiet);
+        d.progress = &prog;
         hk_out po, qo;
         rl_master *m = NULL;
         rc = rl_replay_run(&d, &m, &mc, o->c.out, &po, &qo);

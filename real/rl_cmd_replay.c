@@ -268,6 +268,9 @@ int rl_cmd_replay(int argc, char **argv)
     d.speed = o.speed;
     d.concurrency = (int)o.concurrency;
     d.ntmap = o.c.ntmap;
+    hk_progress prog;
+    hk_progress_init(&prog, WHO, o.c.quiet);
+    d.progress = &prog;
     memcpy(d.tmap, o.c.tmap, sizeof d.tmap);
     hk_out po, qo;
     rl_master *m = NULL;

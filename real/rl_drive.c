@@ -26,6 +26,9 @@ static void close_handles(rl_drive *d)
     uv_close((uv_handle_t *)&d->sigterm, NULL);
     uv_close((uv_handle_t *)&d->check, NULL);
     uv_close((uv_handle_t *)&d->idle, NULL);
+    uv_close((uv_handle_t *)&d->tick, NULL);
+    if (d->progress)
+        hk_progress_done(d->progress);
     for (int c = 0; d->clients && c < d->nclients; c++)
         uv_close((uv_handle_t *)&d->clients[c].think, NULL);
 }
@@ -286,6 +289,17 @@ static void on_check(uv_check_t *c)
         pump(&d->timer);
 }
 
+/* The progress line: how far through the trace (or the run's duration) it is. */
+static void on_tick(uv_timer_t *t)
+{
+    rl_drive *d = t->data;
+    char what[64];
+    snprintf(what, sizeof what, "%" PRIu64 " queries sent", d->m->sent);
+    double frac = d->trace ? hk_trace_progress(d->trace)
+                           : (double)(rl_now_us() - d->t0_us) / (double)d->duration_us;
+    hk_progress_update(d->progress, frac > 1 ? 1 : frac, what);
+}
+
 int rl_drive_start(rl_drive *d)
 {
     d->t0_us = d->m->t0_us;
@@ -305,6 +319,10 @@ int rl_drive_start(rl_drive *d)
     uv_check_init(d->loop, &d->check);
     d->check.data = d;
     uv_check_start(&d->check, on_check);
+    uv_timer_init(d->loop, &d->tick);
+    d->tick.data = d;
+    if (d->progress && d->progress->on)
+        uv_timer_start(&d->tick, on_tick, 250, 250);
     d->handles_on = 1;
     if (d->nclients && start_clients(d) < 0) {
         close_handles(d);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <uv.h>
 #include "hk_arrivals.h"
+#include "hk_cli.h"
 #include "hk_dist.h"
 #include "hk_hist.h"
 #include "hk_trace.h"
@@ -47,6 +48,8 @@ typedef struct rl_drive {
     uv_signal_t sigint, sigterm;
     uv_check_t check;
     uv_idle_t idle;              /* spins the loop (I/O included) for the last millisecond */
+    uv_timer_t tick;             /* the progress line */
+    hk_progress *progress;       /* the command's, or NULL */
     int handles_on;
     hk_qrec next;
     char qtext[64];              /* generated queries' text */
