@@ -1,6 +1,6 @@
 /* hk_fault: `fault HOST { at = T  for = D  kind = K }` sections and the
  * timeline they make: which fault is in force on a host at a moment, and the
- * next moment a host is cut (killed or hung) with a query in flight. */
+ * next moment a host is cut (killed, stalled or stuck) with a query in flight. */
 #include <stdio.h>
 #include <string.h>
 #include "hk_keys.h"
@@ -8,9 +8,12 @@
 #include "hk_time.h"
 
 static const struct { const char *n; hk_fault_kind k; int arg; } kinds[] = {
-    {"down", HK_FAULT_DOWN, 0}, {"hang", HK_FAULT_HANG, 0}, {"slow", HK_FAULT_SLOW, 1},
-    {"errors", HK_FAULT_ERRORS, 1}, {"partition", HK_FAULT_PARTITION, 0},
-    {"flap", HK_FAULT_FLAP, 2}};
+    {"down", HK_FAULT_DOWN, 0}, {"stall", HK_FAULT_STALL, 0}, {"stuck", HK_FAULT_STUCK, 0},
+    {"slow", HK_FAULT_SLOW, 1}, {"errors", HK_FAULT_ERRORS, 1},
+    {"partition", HK_FAULT_PARTITION, 0}, {"flap", HK_FAULT_FLAP, 2}};
+
+#define HK_FAULT_KINDS "down, stall, stuck, slow(FACTOR), errors(P), partition or flap(PERIOD)"
+
 
 static int kind_arg(const hk_conf *c, const hk_entry *e, hk_fault *f, size_t k, hk_err *err)
 {
@@ -52,8 +55,12 @@ static int kind(const hk_conf *c, const hk_entry *e, hk_fault *f, hk_err *err)
                                      "kind %s: expected no argument", kinds[k].n) : 0;
         return kind_arg(c, e, f, k, err);
     }
-    return hk_err_set(err, c->file, e->vline, e->vcol, "kind: expected down, hang, "
-                      "slow(FACTOR), errors(P), partition or flap(PERIOD), got '%s'", v);
+    if (!strcmp(v, "hang")) /* the word meant one thing to hasim and another to the mirror */
+        return hk_err_set(err, c->file, e->vline, e->vcol, "kind: 'hang' names two faults; "
+                          "expected stall (the process is stopped: nothing answered, pings "
+                          "included) or stuck (queries never answered, pings answered)");
+    return hk_err_set(err, c->file, e->vline, e->vcol, "kind: expected " HK_FAULT_KINDS
+                      ", got '%s'", v);
 }
 
 int hk_fault_read(const hk_conf *c, const hk_section *sec, int host, hk_fault *f, hk_err *err)
@@ -101,7 +108,8 @@ hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t, double *x)
 
 const char *hk_fault_name(hk_fault_kind k)
 {
-    static const char *n[] = {"none", "down", "hang", "slow", "errors", "partition", "flap"};
+    static const char *n[] = {"none", "down",      "stall", "slow",
+                              "errors", "partition", "flap", "stuck"};
     return n[k];
 }
 
@@ -110,8 +118,8 @@ int64_t hk_scn_fault_cut(const hk_scn *s, int host, int64_t from, int64_t to, hk
     int64_t best = -1;
     for (int i = 0; i < s->nfaults; i++) {
         const hk_fault *f = &s->faults[i];
-        if (f->host != host || (f->kind != HK_FAULT_DOWN && f->kind != HK_FAULT_HANG &&
-                                f->kind != HK_FAULT_FLAP))
+        if (f->host != host || (f->kind != HK_FAULT_DOWN && f->kind != HK_FAULT_STALL &&
+                                f->kind != HK_FAULT_STUCK && f->kind != HK_FAULT_FLAP))
             continue;
         int64_t t = f->at_us;
         if (f->kind == HK_FAULT_FLAP && t <= from) { /* the next down half-period after from */
@@ -122,7 +130,7 @@ int64_t hk_scn_fault_cut(const hk_scn *s, int host, int64_t from, int64_t to, hk
             continue;
         if (best < 0 || t < best) {
             best = t;
-            *kind = f->kind == HK_FAULT_HANG ? HK_FAULT_HANG : HK_FAULT_DOWN;
+            *kind = f->kind == HK_FAULT_DOWN || f->kind == HK_FAULT_FLAP ? HK_FAULT_DOWN : HK_FAULT_STALL;
         }
     }
     return best;

@@ -59,7 +59,8 @@ static hk_fault_kind fault_in_bin(const fx *x, int host, int k)
 
 static int is_outage(hk_fault_kind k)
 {
-    return k == HK_FAULT_DOWN || k == HK_FAULT_HANG || k == HK_FAULT_PARTITION;
+    return k == HK_FAULT_DOWN || k == HK_FAULT_STALL || k == HK_FAULT_STUCK ||
+           k == HK_FAULT_PARTITION;
 }
 
 /* ---- convergence -------------------------------------------------------- */

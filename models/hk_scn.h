@@ -15,8 +15,13 @@
 #include "hk_expect.h"
 
 typedef enum hk_fault_kind {
-    HK_FAULT_NONE, HK_FAULT_DOWN, HK_FAULT_HANG, HK_FAULT_SLOW, HK_FAULT_ERRORS,
-    HK_FAULT_PARTITION, HK_FAULT_FLAP
+    HK_FAULT_NONE, HK_FAULT_DOWN,
+    HK_FAULT_STALL,              /* the process is stopped (SIGSTOP, a long GC or swap pause):
+                                  * connections queue in the kernel, nothing is answered, pings
+                                  * included */
+    HK_FAULT_SLOW, HK_FAULT_ERRORS, HK_FAULT_PARTITION, HK_FAULT_FLAP,
+    HK_FAULT_STUCK               /* query threads are stuck: the mirror says hello and answers
+                                  * pings, but no query gets a reply */
 } hk_fault_kind;
 
 typedef struct hk_fault {
@@ -96,8 +101,9 @@ int hk_fault_read(const hk_conf *c, const hk_section *sec, int host, hk_fault *f
 /* Fault in force on host at t (HK_FAULT_NONE if none); *x gets its parameter. */
 hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t_us, double *x);
 const char *hk_fault_name(hk_fault_kind k);
-/* The first moment in (from, to] at which host goes down or hangs (a query in flight then never
- * gets its reply); -1 if none. *kind gets HK_FAULT_DOWN or HK_FAULT_HANG. */
+/* The first moment in (from, to] at which host goes down, stalls or gets stuck (a query in
+ * flight then never gets its reply); -1 if none. *kind gets HK_FAULT_DOWN, or HK_FAULT_STALL for
+ * the two that leave the connection open. */
 int64_t hk_scn_fault_cut(const hk_scn *s, int host, int64_t from, int64_t to, hk_fault_kind *kind);
 
 #endif

@@ -1,8 +1,8 @@
 /* rl_cmd_live: `hareal live SCENARIO` — run a whole cluster from a scenario:
  * every mirror an `hareal mirror` child on its own loopback port, the
  * scenario's workload (or a trace) through the wire master, its faults
- * applied for real on schedule (down: kill and restart; hang: SIGSTOP and
- * SIGCONT; slow, errors, partition, flap: the child's control line), the same
+ * applied for real on schedule (down: kill and restart; stall: SIGSTOP and
+ * SIGCONT; stuck, slow, errors, partition, flap: the child's control line), the same
  * output folder as a replay, and every child stopped on exit, error or Ctrl-C.
  * --compare-sim also runs hasim on the scenario and prints both side by side. */
 #include <arpa/inet.h>
@@ -255,7 +255,7 @@ static void fault_cb(uv_timer_t *t)
         else if (!start && !c->running)
             spawn(lv, c);
         break;
-    case HK_FAULT_HANG:
+    case HK_FAULT_STALL:
         if (c->running) {
             uv_process_kill(&c->proc, start ? SIGSTOP : SIGCONT);
             c->stopped = start;
@@ -280,8 +280,8 @@ static void fault_cb(uv_timer_t *t)
                      f->kind == HK_FAULT_ERRORS ? "errors" : "partition", f->x);
         else
             snprintf(line, sizeof line, "fault none\n");
-        if (f->kind == HK_FAULT_PARTITION && start)
-            snprintf(line, sizeof line, "fault partition\n");
+        if ((f->kind == HK_FAULT_PARTITION || f->kind == HK_FAULT_STUCK) && start)
+            snprintf(line, sizeof line, "fault %s\n", hk_fault_name(f->kind));
         control(c, line);
     }
 }

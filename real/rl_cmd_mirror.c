@@ -35,8 +35,11 @@ static void usage(FILE *f)
 "  --threads N           workers, a FCFS queue behind them (0-100000, default 0: no queue)\n"
 "  --errors P            probability of an ERROR reply (default 0)\n"
 "  --warnings P          probability of a WARNING reply (default 0)\n"
-"  --fault KIND          none, down, hang, slow(F), errors(P), partition, close, reset,\n"
-"                        garbage, badversion, retry, warning, drip(MS), acceptclose\n"
+"  --fault KIND          none, down, stall, stuck, slow(F), errors(P), partition, close,\n"
+"                        reset, garbage, badversion, retry, warning, drip(MS), acceptclose;\n"
+"                        stall stops this process (SIGSTOP: nothing answered, pings\n"
+"                        included; SIGCONT resumes), stuck answers hello and pings but\n"
+"                        never a query\n"
 "  --scenario FILE --name HOST:PORT   behave as that mirror of the scenario\n"
 "  --control             read 'fault KIND' and 'quit' lines on stdin\n"
 "  --log FILE.csv        one row per query served (t_s,peer,index,query,delay_ms,outcome)\n"
@@ -180,8 +183,13 @@ int rl_cmd_mirror(int argc, char **argv)
     memset(&m, 0, sizeof m);
     rc = 0;
     if (o.fault && rl_fault_parse(o.fault, &f, &x) < 0) {
-        rc = bad("--fault: expected none, down, hang, slow(F), errors(P), partition, close, "
-                 "reset, garbage, badversion, retry, warning, drip(MS) or acceptclose", o.fault);
+        rc = bad(!strcmp(o.fault, "hang")
+                     ? "--fault: 'hang' names two faults: expected stall (the process is "
+                       "stopped: nothing answered, pings included) or stuck (queries never "
+                       "answered, pings answered)"
+                     : "--fault: expected none, down, stall, stuck, slow(F), errors(P), "
+                       "partition, close, reset, garbage, badversion, retry, warning, drip(MS) "
+                       "or acceptclose", o.fault);
     } else if (o.log && !(log = fopen(o.log, "w"))) {
         fprintf(stderr, "hareal mirror: cannot write %s\n", o.log);
         rc = RL_EXIT_RUN;

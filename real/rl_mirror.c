@@ -3,8 +3,10 @@
 
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hk_frame.h"
 #include "hk_proto.h"
 #include "hk_time.h"
@@ -41,9 +43,9 @@ typedef struct rl_write {
     int then_close;
 } rl_write;
 
-static const char *fault_names[RL_F_N] = {"none", "down", "hang", "slow", "errors", "partition",
+static const char *fault_names[RL_F_N] = {"none", "down", "stuck", "slow", "errors", "partition",
                                           "close", "reset", "garbage", "badversion", "retry",
-                                          "warning", "drip", "acceptclose"};
+                                          "warning", "drip", "acceptclose", "stall"};
 
 const char *rl_fault_name(rl_fault f) { return f < RL_F_N ? fault_names[f] : "?"; }
 
@@ -292,10 +294,10 @@ static void start_search(rl_conn *c, const uint8_t *body, uint32_t len)
         send_bytes(c, &b, 1);
         return;
     }
-    if (m->fault == RL_F_HANG) {  /* accept, never answer */
+    if (m->fault == RL_F_STUCK) {  /* hello and pings answered, this query never */
         c->busy = 1;
         c->delay_ms = -1;
-        log_query(c, "hang");
+        log_query(c, "stuck");
         return;
     }
     double svc = m->c.service ? hk_dist_sample(m->c.service, m->rng) / 1000.0 : 0;
@@ -535,6 +537,12 @@ int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x)
         m->listening = 0;
     } else if (f != RL_F_DOWN && !m->listening && listen_on(m, msg, sizeof msg) < 0) {
         return -1;
+    }
+    if (f == RL_F_STALL) { /* a stalled process, for real: the kernel keeps accepting */
+        fprintf(stderr, "hareal mirror: stalled (SIGSTOP): kill -CONT %ld resumes it\n",
+                (long)getpid());
+        raise(SIGSTOP);
+        f = RL_F_NONE; /* continued: it answers again, what queued up first */
     }
     m->fault = f;
     m->fault_x = x;

@@ -13,9 +13,9 @@
 #include "hk_fcfs.h"
 
 typedef enum rl_fault {
-    RL_F_NONE, RL_F_DOWN, RL_F_HANG, RL_F_SLOW, RL_F_ERRORS, RL_F_PARTITION, RL_F_CLOSE,
+    RL_F_NONE, RL_F_DOWN, RL_F_STUCK, RL_F_SLOW, RL_F_ERRORS, RL_F_PARTITION, RL_F_CLOSE,
     RL_F_RESET, RL_F_GARBAGE, RL_F_BADVERSION, RL_F_RETRY, RL_F_WARNING, RL_F_DRIP,
-    RL_F_ACCEPTCLOSE, RL_F_N
+    RL_F_ACCEPTCLOSE, RL_F_STALL, RL_F_N
 } rl_fault;
 
 typedef struct rl_mirror_cfg {
@@ -54,7 +54,8 @@ typedef struct rl_mirror {
 int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char *msg, int n);
 /* Listen for control lines ("fault KIND", "fault slow(4)", "quit") on stdin. */
 int rl_mirror_control_stdin(rl_mirror *m);
-/* "down", "hang", "slow(4)", "errors(0.5)", "close", ... -> fault; -1 if unknown. */
+/* "down", "stall", "stuck", "slow(4)", "errors(0.5)", "close", ... -> fault; -1 if unknown.
+ * stall stops the process itself (SIGSTOP; SIGCONT resumes it, fault none). */
 int rl_fault_parse(const char *s, rl_fault *f, double *x);
 const char *rl_fault_name(rl_fault f);
 int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x);

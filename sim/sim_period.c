@@ -49,7 +49,7 @@ void sim_p_ping(sim_world *w, int64_t now, int mi, int h)
         out = HK_EV_CONNECT_FAILURE;
     } else if (f == HK_FAULT_PARTITION) {
         out = HK_EV_CONNECT_TIMEOUT;
-    } else if (f == HK_FAULT_HANG) {
+    } else if (f == HK_FAULT_STALL) {
         out = w->var->hello_in_connect ? HK_EV_CONNECT_TIMEOUT : HK_EV_QUERY_TIMEOUT;
     } else {
         int64_t trip = (int64_t)(rtt(&w->mir[h]) + rtt(&w->mir[h]));

@@ -199,7 +199,11 @@ void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
     hk_fault_kind f = w->s->nfaults ? hk_scn_fault_at(w->s, h, sim_rel(w, now), &x)
                                     : HK_FAULT_NONE;
     int64_t deadline = ls->t_conn + t->query_timeout_us;
-    if (f == HK_FAULT_HANG) { /* accepts, never says hello, never answers */
+    if (f == HK_FAULT_STUCK) { /* hello came, the query never gets a reply */
+        done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
+        return;
+    }
+    if (f == HK_FAULT_STALL) { /* the kernel accepts, nothing says hello, nothing answers */
         if (w->var->hello_in_connect)
             done_at(w, ls->t_start + t->connect_timeout_us, qi, k, HK_EV_CONNECT_TIMEOUT);
         else

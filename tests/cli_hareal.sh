@@ -30,7 +30,8 @@ trace "$T/t20.csv" 20
 i=0
 # (a close mid-reply is network_errors in 2.2.11, unexpected_closings in Manticore)
 for spec in "down:connect_failures:sphinx2" "partition:connect_timeouts:sphinx2" \
-            "partition:query_timeouts:manticore" "hang:query_timeouts:sphinx2" \
+            "partition:query_timeouts:manticore" "stuck:query_timeouts:sphinx2" \
+            "stall:connect_timeouts:sphinx2" "stall:query_timeouts:manticore" \
             "badversion:wrong_replies:sphinx2" "garbage:wrong_replies:sphinx2" \
             "close:network_errors:sphinx2" "close:unexpected_closings:manticore" \
             "reset:network_errors:sphinx2" "warning:warnings:sphinx2" \
@@ -121,13 +122,14 @@ check "live: no mirror left running" '[ $lrc -eq 0 ] && ! pgrep -f "hareal mirro
 cat > "$T/both.scn" <<'SCN'
 searchd { ha_period_karma = 10s  ha_ping_interval = 250  agent_query_timeout = 250  agent_connect_timeout = 150 }
 table dist { type = distributed
-  agent = a:9312|b:9312|c:9312:shard1
+  agent = a:9312|b:9312|c:9312|d:9312:shard1
   ha_strategy = random
 }
 mirror default { service = constant(2ms) threads = 4 }
 workload { arrivals = poisson(100/s) duration = 4s }
 fault b:9312 { at = 1s for = 2s kind = down }
-fault c:9312 { at = 1s for = 2s kind = hang }
+fault c:9312 { at = 1s for = 2s kind = stall }
+fault d:9312 { at = 1s for = 2s kind = stuck }
 SCN
 timeout 60 "$H" live "$T/both.scn" --out "$T/both" --compare-sim --variant sphinx2 > /dev/null 2>&1
 nonzero() { awk -F'\t' -v h=$2 '$1 ~ "^ag_"h"_15periods_" && $1 !~ /msecsperquery|connect_(count|avg|max)/ && $2+0 > 0 {sub("^ag_"h"_15periods_", "", $1); print $1}' "$1" | sort | tr '\n' ' '; }
@@ -135,12 +137,12 @@ nonzero() { awk -F'\t' -v h=$2 '$1 ~ "^ag_"h"_15periods_" && $1 !~ /msecsperquer
 # if it was still in the handshake), at the instant of a SIGSTOP a query timeout; whether one is
 # in flight then is a matter of timing, so those counters are left out of the comparison
 inflight() { sed -e 's/network_errors //' -e 's/query_timeouts //' -e 's/unexpected_closings //'; }
-for h in 0 1 2; do
+for h in 0 1 2 3; do
   r=$(nonzero "$T/both/agent_status.txt" $h | inflight)
   m=$(nonzero "$T/both/sim/agent_status.txt" $h | inflight)
   check "host $h: same counters real [$r] and simulated [$m]" '[ -n "$r" ] && [ "$r" = "$m" ]'
 done
-check "down counts connect_failures, hang connect_timeouts (2.2.11)" '[ "$(nonzero "$T/both/agent_status.txt" 1 | inflight)" = "connect_failures succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 2 | inflight)" = "connect_timeouts succeeded_queries " ]'
+check "down counts connect_failures, stall connect_timeouts, stuck query_timeouts (2.2.11)" '[ "$(nonzero "$T/both/agent_status.txt" 1 | inflight)" = "connect_failures succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 2 | inflight)" = "connect_timeouts succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 3)" = "query_timeouts succeeded_queries " ]'
 
 echo "cli_hareal: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -71,7 +71,7 @@ static const char *HANG =
     "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = nodeads\n}\n"
     "mirror default { service = lognormal(median=3ms, sigma=0.3) threads = 4 }\n"
     "workload { arrivals = poisson(200/s) duration = 2m }\n"
-    "fault c:1 { at = 20s for = 20s kind = hang }\n";
+    "fault c:1 { at = 20s for = 20s kind = stall }\n";
 
 static void locked_and_flood(void **st)
 {

@@ -1,5 +1,5 @@
 /* The simulator against closed forms and the fault timeline: pure delay
- * (shares = weights), M/M/c (Erlang C mean wait), down/hang faults under
+ * (shares = weights), M/M/c (Erlang C mean wait), down/stall/stuck faults under
  * random and nodeads, retries per variant, masters, determinism, and
  * scenario errors with positions. */
 #include <math.h>
@@ -161,7 +161,35 @@ static void fault_timeline(void **st)
     hk_scn_free(s);
 }
 
-static void hang_counts_query_timeouts(void **st)
+/* stuck: hello and pings answered, queries never. Under 2.2.11 a stalled mirror costs connect
+ * timeouts (no hello); a stuck one costs query timeouts and its pings keep succeeding. */
+static void stuck_answers_pings_not_queries(void **st)
+{
+    (void)st;
+    for (int kind = 0; kind < 2; kind++) {
+        char text[600];
+        snprintf(text, sizeof text, "searchd { agent_query_timeout = 500  ha_ping_interval = 1000 }\n"
+                 "table d { type = distributed\n agent = a:9312|b:9312:s\n ha_strategy = random\n}\n"
+                 "mirror default { service = constant(2ms) }\n"
+                 "workload { arrivals = poisson(50/s) duration = 3m }\n"
+                 "fault a:9312 { at = 60s for = 60s kind = %s }\n", kind ? "stuck" : "stall");
+        hk_scn *s = scn(text);
+        sim_world *w = run(s, HK_VAR_SPHINX2, -1, 2);
+        hk_block b;
+        hk_dash_window(&w->m[0].dash[0], 115 * 1000000LL, 5, &b);
+        if (kind) {
+            assert_true(b.c[HK_EV_QUERY_TIMEOUT] > 100);
+            assert_int_equal(b.c[HK_EV_CONNECT_TIMEOUT], 0);
+        } else {
+            assert_true(b.c[HK_EV_CONNECT_TIMEOUT] > 100);
+            assert_int_equal(b.c[HK_EV_QUERY_TIMEOUT], 0);
+        }
+        sim_free(w);
+        hk_scn_free(s);
+    }
+}
+
+static void stall_counts_query_timeouts(void **st)
 {
     (void)st;
     hk_scn *s = scn("searchd { agent_query_timeout = 500 }\n"
@@ -169,7 +197,7 @@ static void hang_counts_query_timeouts(void **st)
                     " ha_strategy = noerrors\n}\n"
                     "mirror default { service = constant(2ms) }\n"
                     "workload { arrivals = poisson(50/s) duration = 3m }\n"
-                    "fault a:9312 { at = 60s for = 60s kind = hang }\n");
+                    "fault a:9312 { at = 60s for = 60s kind = stall }\n");
     sim_world *w = run(s, HK_VAR_MANTICORE, -1, 2);
     hk_block b;
     hk_dash_window(&w->m[0].dash[0], 125 * 1000000LL, 5, &b);
@@ -256,7 +284,10 @@ static void scenario_errors(void **st)
          "workload { arrivals = poisson(fast) }\n", 5, 31, "a rate such as 200/s"},
         {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1) }\n"
          "workload { arrivals = poisson(1/s) }\nfault a:1 { at = 1s kind = melt }\n", 6, 28,
-         "kind: expected down, hang"},
+         "kind: expected down, stall, stuck"},
+        {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1) }\n"
+         "workload { arrivals = poisson(1/s) }\nfault a:1 { at = 1s kind = hang }\n", 6, 28,
+         "'hang' names two faults"},
         {"table d { type = distributed\n agent = a:1:s\n}\n"
          "workload { arrivals = poisson(1/s) }\n", 2, 10, "has no behaviour"},
         {"table d { type = distributed\n agent = a:1:s\n}\nmirror default { service = constant(1) }"
@@ -283,7 +314,8 @@ int main(void)
         cmocka_unit_test(pure_delay_shares_equal_weights),
         cmocka_unit_test(mmc_mean_wait),
         cmocka_unit_test(fault_timeline),
-        cmocka_unit_test(hang_counts_query_timeouts),
+        cmocka_unit_test(stall_counts_query_timeouts),
+        cmocka_unit_test(stuck_answers_pings_not_queries),
         cmocka_unit_test(retries_per_variant),
         cmocka_unit_test(masters_and_determinism),
         cmocka_unit_test(scenario_errors),
