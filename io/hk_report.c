@@ -165,7 +165,7 @@ int hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line 
     hk_buf_printf(b, "-- SHOW AGENT STATUS (%s; %s layout)\n", title,
                   var->layout == HK_LAYOUT_SPHINX2 ? "Sphinx 2.2.11" : "Manticore");
     int nh = cl->nhosts < HK_REP_STATUS_HOSTS ? cl->nhosts : HK_REP_STATUS_HOSTS;
-    hk_status_global(b, var->layout, cl->set.karma_s, hosts, nh, now_us);
+    hk_status_global(b, var, cl->set.karma_s, hosts, nh, now_us);
     if (nh < cl->nhosts)
         hk_buf_printf(b, "-- ... %d more hosts not shown (hakarma shows the first %d)\n",
                       cl->nhosts - nh, HK_REP_STATUS_HOSTS);

@@ -276,7 +276,7 @@ static int find_locked(fx *x, int first)
                 "mirror(s) are healthy%s", host_name(x, se->host),
                 100 * hk_tl_cell_at(t, s, x->end_bin - 1)->prob, se->line + 1, secs(x, k), n - 1,
                 x->in->var->timer_reads_timeouts ? ": Manticore's weight timer reads "
-                "query_timeouts, so after a hang the hung mirror's weight stays 100% until "
+                "query_timeouts, so after a stall the stalled mirror's weight stays 100% until "
                 "another mirror times out" : "") < 0)
             return -1;
     }
@@ -489,7 +489,7 @@ const char *hk_find_kind_help(const char *kind)
     static const char *h[][2] = {
         {"starved", "a mirror without a fault gets (almost) no queries to the end"},
         {"locked", "one mirror holds ~all the probability while the others are healthy"},
-        {"failing_share", "a down or hung mirror keeps receiving queries during its fault"},
+        {"failing_share", "a down, stalled or stuck mirror keeps receiving queries during its fault"},
         {"flood", "a recovered mirror gets far more than its pre-fault share"},
         {"herding", "several masters pile onto one mirror at once"},
         {"overload", "a mirror's utilisation is >= 1: its queue grows without bound"},

@@ -21,12 +21,12 @@ static void fixed(hk_buf *b, int64_t v, int dec)
 
 static void key(hk_buf *b, const char *pfx, const char *k) { hk_buf_printf(b, "%s_%s\t", pfx, k); }
 
-static void period_rows_m(hk_buf *b, const char *pfx, const hk_block *w, int p)
+static void period_rows_m(hk_buf *b, const char *pfx, const hk_block *w, int p, int sums_time)
 {
     uint64_t snap[HK_EV_N + 4];
     for (int i = 0; i < HK_EV_N; i++)
         snap[i] = w->c[i];
-    snap[HK_EV_N] = w->total_us;
+    snap[HK_EV_N] = sums_time ? w->total_us : 0; /* Manticore adds every metric but this one */
     snap[HK_EV_N + 1] = w->connect_count;
     snap[HK_EV_N + 2] = w->connect_count ? w->connect_sum_us / w->connect_count : 0;
     snap[HK_EV_N + 3] = w->connect_max_us;
@@ -105,9 +105,10 @@ static void host_rows_s2(hk_buf *b, const char *pfx, const hk_status_host *h, in
     hk_buf_printf(b, "%s_errorsarow\t%" PRId64 "\n", pfx, d->errors_a_row);
 }
 
-void hk_status_global(hk_buf *b, hk_layout lay, int64_t karma_s, const hk_status_host *h, int n,
-                      int64_t now_us)
+void hk_status_global(hk_buf *b, const hk_variant *var, int64_t karma_s, const hk_status_host *h,
+                      int n, int64_t now_us)
 {
+    hk_layout lay = var->layout;
     static const int periods[3] = {1, 5, HK_DASH_PERIODS};
     hk_buf_printf(b, "Key\tValue\n");
     hk_buf_printf(b, "status_period_seconds\t%" PRId64 "\n", karma_s);
@@ -125,7 +126,7 @@ void hk_status_global(hk_buf *b, hk_layout lay, int64_t karma_s, const hk_status
             if (lay == HK_LAYOUT_SPHINX2)
                 period_rows_s2(b, pfx, &w, periods[k]);
             else
-                period_rows_m(b, pfx, &w, periods[k]);
+                period_rows_m(b, pfx, &w, periods[k], var->sums_window_time);
         }
     }
 }

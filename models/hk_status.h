@@ -31,8 +31,8 @@ typedef struct hk_status_line {
 } hk_status_line;
 
 /* SHOW AGENT STATUS (global form): status_period_seconds, status_stored_periods, ag_N_... */
-void hk_status_global(hk_buf *b, hk_layout lay, int64_t karma_s, const hk_status_host *h, int n,
-                      int64_t now_us);
+void hk_status_global(hk_buf *b, const hk_variant *var, int64_t karma_s, const hk_status_host *h,
+                      int n, int64_t now_us);
 /* SHOW AGENT <table> STATUS: dstindex_... rows. */
 void hk_status_table(hk_buf *b, hk_layout lay, const char *const *locals, int nlocal,
                      const hk_status_line *lines, int nlines);

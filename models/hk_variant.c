@@ -6,13 +6,13 @@
 
 static const hk_variant variants[HK_VAR_N] = {
     {"manticore", "Manticore's code as it is (timer defect: weights stay 100/N)", 1, 1, 0, 0,
-     HK_LAYOUT_MANTICORE, 1.0, hk_weights_manticore_init, hk_weights_manticore},
+     HK_LAYOUT_MANTICORE, 1.0, hk_weights_manticore_init, hk_weights_manticore, 0},
     {"manticore-fixed", "Manticore with the timer it intends (hakarma extension)", 0, 1, 0, 0,
-     HK_LAYOUT_MANTICORE, 1.0, hk_weights_manticore_init, hk_weights_manticore},
+     HK_LAYOUT_MANTICORE, 1.0, hk_weights_manticore_init, hk_weights_manticore, 1},
     {"sphinx2", "Sphinx 2.2.11", 0, 0, 0, 1, HK_LAYOUT_SPHINX2, 1.0, hk_weights_sphinx2_init,
-     hk_weights_sphinx2},
+     hk_weights_sphinx2, 1},
     {"documented", "the manual's multiplicative rule, once per karma period", 0, 1, 1, 0,
-     HK_LAYOUT_MANTICORE, 100.0, hk_weights_documented_init, hk_weights_documented},
+     HK_LAYOUT_MANTICORE, 100.0, hk_weights_documented_init, hk_weights_documented, 1},
 };
 
 const hk_variant *hk_variant_get(hk_variant_id id)

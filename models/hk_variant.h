@@ -3,9 +3,13 @@
  * named variant; `manticore` (Manticore's code as it is) is the default.
  *   manticore        Manticore HEAD: weights from a timer that reads the
  *                    query_timeouts counter (a defect), so in practice weights
- *                    stay at 100/N; choice at every attempt.
- *   manticore-fixed  hakarma extension: Manticore with the timer it intends
- *                    (microseconds per event) — inverse-latency weights.
+ *                    stay at 100/N; choice at every attempt. Its windows also
+ *                    never sum query time (MetricsAndCounters_t::Add skips
+ *                    it), so SHOW AGENT STATUS shows 0 there: measured on a
+ *                    real master, README "What a real Manticore does".
+ *   manticore-fixed  hakarma extension: Manticore with both defects fixed —
+ *                    the timer reads the summed query time of the window
+ *                    (microseconds per event): inverse-latency weights.
  *   sphinx2          Sphinx 2.2.11: 1 - t/S weights, idle mirrors share 10%,
  *                    one choice per query (retries stay on that mirror).
  *   documented       the manual's rule: probabilities multiplied by inverse
@@ -33,6 +37,7 @@ typedef struct hk_variant {
     double display_scale;        /* weight x this = what SHOW AGENT STATUS prints */
     void (*init)(double *w, int n);
     void (*rebalance)(const int64_t *timers, double *w, int n);
+    int sums_window_time;        /* 0: Manticore's windows leave total_query_time at 0 */
 } hk_variant;
 
 const hk_variant *hk_variant_get(hk_variant_id id);

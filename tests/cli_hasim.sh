@@ -104,5 +104,17 @@ sed 's/lat.csv/badlat.csv/' "$T/files.scn" > "$T/badlat.scn"
 $H "$T/badlat.scn" --out "$T/badlat" > /dev/null 2> "$T/badlat.err"
 check "bad sample file names file:line:col" '[ $? -eq 3 ] && grep -q "badlat.csv:3:1: column latency_ms: expected a latency" "$T/badlat.err"'
 
+# A real Manticore master's SHOW AGENT STATUS, measured (issue 14): 2 header rows, then 49 rows
+# per host; windowed query time never summed; msecsperqueryy n/a without connect timeouts; the
+# misplaced counters shown /10 with two decimals
+$H "$S/scenarios/manticore-stall.scn" --out "$T/mst" > /dev/null 2>&1
+st="$T/mst/agent_status.txt"
+check "manticore status: 2 header rows + 49 per host" '[ $(grep -c "^status_" "$st") -eq 2 ] && [ $(grep -c "^ag_" "$st") -eq $((4 * 49)) ]'
+check "manticore status: total_query_time 0 in every window" '[ $(grep -c "periods_total_query_time	0$" "$st") -eq 12 ]'
+check "manticore status: msecsperqueryy n/a, no query_timeouts row" '[ $(grep -c "periods_msecsperqueryy	n/a$" "$st") -eq 12 ] && ! grep -q "query_timeouts" "$st"'
+check "manticore status: connect_failures and network_errors as x.yy" '[ $(grep -cE "periods_(connect_failures|network_errors)	[0-9]+\.[0-9][0-9]$" "$st") -eq 24 ]'
+$H "$S/scenarios/manticore-stall.scn" --variant manticore-fixed --out "$T/mstf" > /dev/null 2>&1
+check "manticore-fixed status: window query time summed" '[ $(grep -c "periods_total_query_time	0$" "$T/mstf/agent_status.txt") -lt 12 ]'
+
 echo "cli_hasim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
