@@ -215,14 +215,30 @@ void hk_search_req_build(hk_bytes *b, const char *query, const char *indexes, ui
 
 /* ---- SEARCH reply ---------------------------------------------------- */
 
-static void empty_block(hk_bytes *b, int manticore, uint32_t total, uint32_t ms)
+/* One result: a Manticore master gets the `id` attribute (bigint) its SQL clients need as a
+ * column (a real agent always sends it); a 2.2.11 master adds id and weight itself. Matches
+ * are documents 1..n, weight 1. */
+static void result_block(hk_bytes *b, int manticore, uint32_t n, uint32_t ms)
 {
     hk_put_u32(b, 0);                   /* fields */
-    hk_put_u32(b, 0);                   /* attrs */
-    hk_put_u32(b, 0);                   /* matches */
+    hk_put_u32(b, manticore ? 1 : 0);   /* attrs */
+    if (manticore) {
+        hk_put_str(b, "id");
+        hk_put_u32(b, 6);               /* SPH_ATTR_BIGINT */
+    }
+    hk_put_u32(b, n);                   /* matches */
     hk_put_u32(b, 1);                   /* id64 */
-    hk_put_u32(b, 0);                   /* retrieved == matches */
-    hk_put_u32(b, total);
+    for (uint32_t i = 1; i <= n; i++) {
+        hk_put_u32(b, 0);               /* document id, 64 bits, high word first */
+        hk_put_u32(b, i);
+        hk_put_u32(b, 1);               /* weight */
+        if (manticore) {
+            hk_put_u32(b, 0);           /* the id attribute */
+            hk_put_u32(b, i);
+        }
+    }
+    hk_put_u32(b, n);                   /* retrieved == matches */
+    hk_put_u32(b, n);                   /* total found */
     if (manticore)
         hk_put_u32(b, 0);               /* total_approx */
     hk_put_u32(b, ms);
@@ -234,7 +250,7 @@ static void empty_block(hk_bytes *b, int manticore, uint32_t total, uint32_t ms)
 }
 
 void hk_search_reply_build(hk_bytes *b, uint16_t status, const char *msg, uint32_t nq,
-                           int manticore, uint32_t total, uint32_t ms)
+                           int manticore, uint32_t nmatch, uint32_t ms)
 {
     hk_bytes body;
     hk_bytes_init(&body);
@@ -245,7 +261,7 @@ void hk_search_reply_build(hk_bytes *b, uint16_t status, const char *msg, uint32
             hk_put_str(&body, msg ? msg : "");
         for (uint32_t k = 0; k < nq; k++) {
             hk_put_u32(&body, 0);       /* result status OK */
-            empty_block(&body, manticore, total, ms);
+            result_block(&body, manticore, nmatch, ms);
         }
     }
     hk_put_hdr(b, status, HK_VER_SEARCH, (uint32_t)body.len);

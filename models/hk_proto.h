@@ -77,10 +77,11 @@ int hk_search_req_parse(const uint8_t *body, size_t n, hk_search_req *q, hk_rd *
  * with its 8-byte header. */
 void hk_search_req_build(hk_bytes *b, const char *query, const char *indexes, uint32_t limit);
 
-/* Reply to a SEARCH: nq empty result blocks; status OK, or WARNING with text,
- * or ERROR/RETRY with text only. manticore_master adds total_approx. */
+/* Reply to a SEARCH: nq result blocks of nmatch documents (ids 1..nmatch); status OK, or
+ * WARNING with text, or ERROR/RETRY with text only. manticore_master adds the `id` attribute
+ * to the schema (Manticore's SQL clients need a column) and total_approx. */
 void hk_search_reply_build(hk_bytes *b, uint16_t status, const char *msg, uint32_t nq,
-                           int manticore_master, uint32_t total_found, uint32_t time_ms);
+                           int manticore_master, uint32_t nmatch, uint32_t time_ms);
 
 /* What a master learns from a SEARCH reply body (after its header). */
 typedef struct hk_search_res {

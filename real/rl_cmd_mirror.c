@@ -14,7 +14,7 @@ typedef struct mopts {
     int threads, control, max_conns, quiet;
     double errors, warnings;
     int64_t idle_us, request_us;
-    long long seed, max_request;
+    long long seed, max_request, matches;
 } mopts;
 
 #define WHO "hareal mirror"
@@ -44,6 +44,8 @@ static void usage(FILE *f)
 "  --control             read 'fault KIND' and 'quit' lines on stdin\n"
 "  --log FILE.csv        one row per query served (t_s,peer,index,query,delay_ms,outcome)\n"
 "  --seed N              random seed (default 1)\n"
+"  --matches N           documents per result (0-1000, default 0), ids 1..N, weight 1; every\n"
+"                        result carries a schema a master's SQL clients accept\n"
 "  --max-conns N         connections at once (default 1000; when full, the oldest idle\n"
 "                        or slowest-arriving one is evicted for a new one)\n"
 "  --idle-timeout T      close a connection idle that long (default 60s)\n"
@@ -76,6 +78,9 @@ static int value(mopts *o, const char *a, const char *v)
             return -1;
     } else if (!strcmp(a, "--seed")) {
         if (hk_cli_int(WHO, a, v, 0, 4294967295LL, &o->seed) < 0)
+            return -1;
+    } else if (!strcmp(a, "--matches")) {
+        if (hk_cli_int(WHO, a, v, 0, 1000, &o->matches) < 0)
             return -1;
     } else if (!strcmp(a, "--max-request")) {
         if (hk_cli_int(WHO, a, v, 64, 64LL << 20, &o->max_request) < 0)
@@ -145,6 +150,7 @@ int rl_cmd_mirror(int argc, char **argv)
     c.idle_ms = o.idle_us / 1000;
     c.request_ms = o.request_us / 1000;
     c.max_request = (uint32_t)o.max_request;
+    c.matches = (uint32_t)o.matches;
     c.seed = (uint64_t)o.seed;
     hk_dist *svc = NULL;
     hk_loaded L = {0};

@@ -234,10 +234,10 @@ static void reply_search(uv_timer_t *t)
         outcome = "retry";
     } else if (f == RL_F_WARNING || u < m->c.errors + m->c.warnings) {
         hk_search_reply_build(&b, HK_ST_WARNING, "hakarma mirror: injected warning", c->q.nqueries,
-                              manticore, 0, (uint32_t)c->delay_ms);
+                              manticore, m->c.matches, (uint32_t)c->delay_ms);
         outcome = "warning";
     } else {
-        hk_search_reply_build(&b, HK_ST_OK, NULL, c->q.nqueries, manticore, 0,
+        hk_search_reply_build(&b, HK_ST_OK, NULL, c->q.nqueries, manticore, m->c.matches,
                               (uint32_t)c->delay_ms);
     }
     if (f == RL_F_CLOSE) {  /* close mid-reply */

@@ -29,6 +29,7 @@ typedef struct rl_mirror_cfg {
     int64_t idle_ms;             /* idle-connection timeout */
     int64_t request_ms;          /* a request must arrive whole within this of its first byte */
     uint32_t max_request;        /* bytes */
+    uint32_t matches;            /* documents per result */
     uint64_t seed;
 } rl_mirror_cfg;
 

@@ -24,8 +24,8 @@ M1=$P; M2=$((P+1)); API1=$((P+2)); API2=$((P+3)); QL=$((P+4))
 wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 sql() { mysql -h127.0.0.1 -P$QL -N -B -e "$1" 2>&1; }
 
-"$H" mirror --listen 127.0.0.1:$M1 --service "constant(2ms)" --log "$T/m1.csv" --quiet & PIDS+=($!)
-"$H" mirror --listen 127.0.0.1:$M2 --service "constant(2ms)" --log "$T/m2.csv" --quiet & PIDS+=($!)
+"$H" mirror --listen 127.0.0.1:$M1 --service "constant(2ms)" --log "$T/m1.csv" --matches 2 --quiet & PIDS+=($!)
+"$H" mirror --listen 127.0.0.1:$M2 --service "constant(2ms)" --log "$T/m2.csv" --matches 2 --quiet & PIDS+=($!)
 cat > "$T/sphinx.conf" <<CONF
 index dist
 {
@@ -69,11 +69,17 @@ check "searchd 2.2.11 is up" 'grep -q "accepting connections" "$T/searchd.out"'
 for i in 1 2 3 4 5 6; do out=$(sql "SELECT * FROM dist WHERE MATCH('hello world $i'); SHOW META"); echo "$out" >> "$T/meta.txt"; done
 check "searchd merged every reply (6 results, no error)" '[ $(grep -c "^total	" "$T/meta.txt") -eq 6 ] && ! grep -qi "error" "$T/meta.txt"'
 check "no warnings in SHOW META" '! grep -qi "^warning" "$T/meta.txt"'
+# what searchd passes on to its SQL client: a well-formed result, the id column, our 2 documents
+res=$(mysql -h127.0.0.1 -P$QL -B -e "SELECT * FROM dist WHERE MATCH('rows')" 2>&1)
+check "the mysql client gets a result with its id column [$(echo $res)]" '[ "$(echo $res)" = "id 1 2" ]'
+sql "SELECT * FROM dist WHERE MATCH('rows'); SHOW META" > "$T/rows.txt"
+check "SHOW META counts the 2 documents" 'grep -qx "total	2" "$T/rows.txt" && grep -qx "total_found	2" "$T/rows.txt"'
 check "round robin: 3 queries on each mirror" '[ $(grep -c "hello world" "$T/m1.csv") -eq 3 ] && [ $(grep -c "hello world" "$T/m2.csv") -eq 3 ]'
+
 check "mirrors saw the index list" 'grep -q "\"shard1\",\"hello world 1\"" "$T/m1.csv" "$T/m2.csv"'
 # the 15-period window (30 s here): the 1-period one starts anew every 2 s karma block
 st=$(sql "SHOW AGENT STATUS LIKE 'ag_%_15periods_succeeded_queries'")
-check "searchd counts our replies as successes" '[ $(echo "$st" | awk "{s+=\$2} END {print s}") -eq 6 ]'
+check "searchd counts our replies as successes (6 + 2)" '[ $(echo "$st" | awk "{s+=\$2} END {print s}") -eq 8 ]'
 
 # persistent agent: searchd sends PERSIST once, then its queries on the same connection
 for i in 1 2 3 4; do sql "SELECT * FROM distp WHERE MATCH('persist $i')" >> "$T/meta.txt"; done
@@ -104,7 +110,7 @@ check "dist-table rows as searchd prints them" 'grep -qx "dstindex_1mirror2_prob
 # 4. searchd's own query log as a trace, against our mirrors
 printf 'searchd { ha_period_karma = 2 }\ntable dist {\n type = distributed\n agent = 127.0.0.1:%d|127.0.0.1:%d:shard1\n}\n' $M1 $M2 > "$T/ql.conf"
 timeout 30 "$H" replay --config "$T/ql.conf" --trace "$T/query.log" --format sphinxql --out "$T/ql" --speed 10 > /dev/null 2>&1
-check "query log replay: the 6 dist searches, all ok" '[ $(grep -c ",dist,1,.*,ok," "$T/ql/queries.csv") -eq 6 ]'
+check "query log replay: the 8 dist searches, all ok" '[ $(grep -c ",dist,1,.*,ok," "$T/ql/queries.csv") -eq 8 ]'
 check "query log replay: rt1 searches have rows too (unknown table here)" '[ $(grep -c ",unknown_table," "$T/ql/queries.csv") -ge 60 ]'
 
 echo "cli_interop: $pass passed, $fail failed"

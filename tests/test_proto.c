@@ -69,9 +69,22 @@ static void reply_matches_capture(void **st)
     assert_int_equal(res.matches, 0);
     hk_bytes_free(&b);
     hk_bytes_init(&b);
-    hk_search_reply_build(&b, HK_ST_OK, NULL, 1, 1, 7, 3);   /* Manticore master: 53 bytes */
-    assert_int_equal(b.len, 8 + 53);
+    /* a Manticore master: the `id` attribute (its SQL clients need a column), total_approx */
+    hk_search_reply_build(&b, HK_ST_OK, NULL, 1, 1, 0, 3);
+    assert_int_equal(b.len, 8 + 49 + 10 + 4);
+    assert_memory_equal(b.p + 8 + 8, "\0\0\0\1\0\0\0\2id\0\0\0\6", 14);
     hk_bytes_free(&b);
+    /* matches: documents 1..n, weight 1 (2.2.11: id and weight; Manticore: + the id value) */
+    for (int m = 0; m < 2; m++) {
+        hk_bytes_init(&b);
+        hk_search_reply_build(&b, HK_ST_OK, NULL, 1, m, 3, 0);
+        assert_int_equal(b.len, 57 + (m ? 14 : 0) + 3 * (m ? 20 : 12));
+        hk_search_res res2;
+        assert_int_equal(hk_search_reply_parse(HK_ST_OK, b.p + 8, b.len - 8, &res2, &r), 0);
+        assert_int_equal(res2.matches, 3);
+        assert_int_equal(res2.total_found, 3);
+        hk_bytes_free(&b);
+    }
 }
 
 static void warning_and_error_replies(void **st)
