@@ -39,6 +39,9 @@ typedef struct hk_dash {
     int64_t errors_a_row;
     int64_t last_query_us, last_answer_us;
     int64_t ping_trip_us;
+    int cur;                     /* the slot being written, for times in [cur_lo, cur_hi) (an
+                                    index, not a pointer: a dashboard may be copied) */
+    int64_t cur_lo_us, cur_hi_us;
 } hk_dash;
 
 void hk_dash_init(hk_dash *d, int64_t karma_s);

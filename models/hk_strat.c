@@ -63,44 +63,52 @@ static void key_noerrors(const hk_dash *d, int64_t now, double *k1, double *k2)
     *k2 = ra <= HK_ALLOWED_ERROR_RATIO ? 0.0f : ra;
 }
 
-/* Which blocks the window covers: changes at block starts and half-blocks. */
-static int64_t window_id(const hk_line *l, int64_t now)
+/* Whether the blocks the window covers changed (they change at block starts and half-blocks);
+ * the current window's time range is kept, so most calls cost a comparison. */
+static int window_moved(hk_line *l, int64_t now)
 {
+    if (now >= l->wid_lo_us && now < l->wid_hi_us)
+        return 0;
     int64_t k = l->dash[0]->karma_s, s = secs_of(now);
     int64_t blk = hk_dash_block_of(l->dash[0], now);
-    return blk * 2 + (s - blk * k >= k / 2);
+    int half = s - blk * k >= k / 2;
+    l->wid_lo_us = (blk * k + (half ? k / 2 : 0)) * 1000000;
+    l->wid_hi_us = (half ? (blk + 1) * k : blk * k + k / 2) * 1000000;
+    int64_t wid = blk * 2 + half;
+    int moved = wid != l->wid;
+    l->wid = wid;
+    return moved;
 }
 
-static void set_leaf(hk_line *l, int i, int64_t now)
+static int set_leaf(hk_line *l, int i, int64_t now)
 {
     double k1, k2;
     if (l->strat == HK_STRAT_NODEADS)
         key_nodeads(l->dash[i], &k1, &k2);
     else
         key_noerrors(l->dash[i], now, &k1, &k2);
-    hk_stree_leaf(&l->tree, i, k1, k2, l->w[i]);
+    return hk_stree_leaf(&l->tree, i, k1, k2, l->w[i]);
 }
 
 /* Bring the class tree up to date at time now. */
 static void refresh(hk_line *l, int64_t now)
 {
-    int64_t wid = l->strat == HK_STRAT_NOERRORS ? window_id(l, now) : 0;
-    if (!l->tree_ok || wid != l->wid) {
+    int moved = l->strat == HK_STRAT_NOERRORS && window_moved(l, now);
+    if (!l->tree_ok || moved) {
         for (int i = 0; i < l->n; i++) {
             set_leaf(l, i, now);
             l->isdirty[i] = 0;
         }
         hk_stree_build(&l->tree);
         l->ndirty = 0;
-        l->wid = wid;
         l->tree_ok = 1;
         return;
     }
     for (int k = 0; k < l->ndirty; k++) {
         int i = l->dirty[k];
         l->isdirty[i] = 0;
-        set_leaf(l, i, now);
-        hk_stree_fix(&l->tree, i);
+        if (set_leaf(l, i, now)) /* an answer that changes nothing (a success) costs no walk */
+            hk_stree_fix(&l->tree, i);
     }
     l->ndirty = 0;
 }
@@ -176,8 +184,7 @@ static int ch_roundrobin(hk_line *l, int64_t now_us, gsl_rng *r)
  * no candidate at all falls back to plain random. */
 static int ch_health(hk_line *l, int64_t now_us, gsl_rng *r)
 {
-    refresh(l, now_us);
-    maybe_recalc(l, now_us);
+    maybe_recalc(l, now_us); /* reads the dashboards only; then one refresh brings the tree up */
     refresh(l, now_us);
     int i = hk_stree_pick(&l->tree, gsl_rng_uniform(r));
     return i >= 0 ? i : ch_random(l, now_us, r);

@@ -36,6 +36,7 @@ typedef struct hk_line {
     hk_stree tree;
     int tree_ok;
     int64_t wid;                 /* window the keys were computed for */
+    int64_t wid_lo_us, wid_hi_us; /* ... and the times it covers */
     int *dirty, ndirty;          /* mirrors whose dashboard changed since */
     char *isdirty;
     void *subs;                  /* dashboard subscriptions (one per mirror) */

@@ -25,13 +25,17 @@ void hk_stree_free(hk_stree *s)
     s->t = NULL;
 }
 
-void hk_stree_leaf(hk_stree *s, int i, double k1, double k2, double w)
+int hk_stree_leaf(hk_stree *s, int i, double k1, double k2, double w)
 {
     hk_stree_node *x = &s->t[s->size + i];
+    int last = i < s->n && isfinite(k1) ? i : -1;
+    if (x->k1 == k1 && x->k2 == k2 && x->wsum == w && x->last == last)
+        return 0;
     x->k1 = k1;
     x->k2 = k2;
     x->wsum = w;
-    x->last = i < s->n && isfinite(k1) ? i : -1;
+    x->last = last;
+    return 1;
 }
 
 static int less(const hk_stree_node *a, const hk_stree_node *b)

@@ -20,7 +20,7 @@ typedef struct hk_stree {
 int hk_stree_init(hk_stree *s, int n);
 void hk_stree_free(hk_stree *s);
 /* Set leaf i; hk_stree_fix(i) repairs its path, hk_stree_build() all. */
-void hk_stree_leaf(hk_stree *s, int i, double k1, double k2, double w);
+int hk_stree_leaf(hk_stree *s, int i, double k1, double k2, double w); /* 1 if it changed */
 void hk_stree_fix(hk_stree *s, int i);
 void hk_stree_build(hk_stree *s);
 const hk_stree_node *hk_stree_root(const hk_stree *s);

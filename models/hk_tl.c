@@ -70,10 +70,13 @@ static void halve(hk_tl *t)
     memset(t->b + half, 0, (size_t)(t->cap - half) * sizeof *t->b);
     t->nbins = half;
     t->width_us *= 2;
+    t->hi_us = t->lo_us; /* the cached bin is gone */
 }
 
 int hk_tl_bin_of(hk_tl *t, int64_t t_us)
 {
+    if (t_us >= t->lo_us && t_us < t->hi_us) /* most lookups fall in the same bin */
+        return t->last;
     if (t_us < t->t0_us || !t->c)
         return -1;
     int64_t k = (t_us - t->t0_us) / t->width_us;
@@ -83,6 +86,9 @@ int hk_tl_bin_of(hk_tl *t, int64_t t_us)
     }
     if (k >= t->nbins)
         t->nbins = (int)k + 1;
+    t->lo_us = t->t0_us + k * t->width_us;
+    t->hi_us = t->lo_us + t->width_us;
+    t->last = (int)k;
     return (int)k;
 }
 

@@ -36,6 +36,8 @@ typedef struct hk_tl {
     int64_t t0_us, width_us;     /* bin k covers [t0 + k*width, t0 + (k+1)*width) */
     hk_tl_cell *c;               /* [series][cap] */
     hk_tl_bin *b;                /* [cap] */
+    int64_t lo_us, hi_us;        /* the last bin looked up covers [lo, hi): no division */
+    int last;
 } hk_tl;
 
 /* cap bins at most per series (a power of two; 0 = choose from nser so that the cells take at

@@ -35,8 +35,22 @@ int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b)
     return 0;
 }
 
+int sim_heap_push_lane(sim_heap *h, int64_t t, int type, int a, int b)
+{
+    if (h->lane_on)
+        return -1;
+    h->lane = (sim_ev){t, h->seq++, type, a, b};
+    h->lane_on = 1;
+    return 0;
+}
+
 int sim_heap_pop(sim_heap *h, sim_ev *out)
 {
+    if (h->lane_on && (!h->n || less(&h->lane, &h->e[0]))) {
+        *out = h->lane;
+        h->lane_on = 0;
+        return 1;
+    }
     if (!h->n)
         return 0;
     *out = h->e[0];

@@ -1,5 +1,9 @@
 /* sim_heap: the simulator's event queue, a binary min-heap ordered by time
- * then by insertion sequence, so equal-time events run in a fixed order. */
+ * then by insertion sequence, so equal-time events run in a fixed order.
+ * Beside the heap, one lane: an event stream that has exactly one event
+ * pending at a time (the open-loop arrivals) waits there instead, compared
+ * with the heap's top on each pop — half the heap work of a query, and the
+ * same order as if it were in the heap (it takes its sequence number too). */
 #ifndef SIM_HEAP_H
 #define SIM_HEAP_H
 
@@ -16,11 +20,15 @@ typedef struct sim_heap {
     sim_ev *e;
     int n, cap;
     uint64_t seq;
+    sim_ev lane;
+    int lane_on;
 } sim_heap;
 
 void sim_heap_init(sim_heap *h);
 void sim_heap_free(sim_heap *h);
 int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b);
+/* The lane's next event; -1 if the lane holds one already. */
+int sim_heap_push_lane(sim_heap *h, int64_t t, int type, int a, int b);
 int sim_heap_pop(sim_heap *h, sim_ev *out);   /* 0 when empty */
 
 #endif

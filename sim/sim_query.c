@@ -45,9 +45,12 @@ static sim_linst *linst(sim_world *w, const sim_query *q, int k)
 
 static double rtt(sim_mirror *m) { return hk_dist_sample(m->b->rtt, m->rng); }
 
+/* Open-loop arrivals come one at a time: they wait in the heap's lane. */
 static void push_arrival(sim_world *w, int64_t t, int client, int table)
 {
-    if (t >= 0 && t < w->end_us)
+    if (t < 0 || t >= w->end_us)
+        return;
+    if (client >= 0 || sim_heap_push_lane(&w->h, t, EV_ARRIVAL, client, table) < 0)
         sim_heap_push(&w->h, t, EV_ARRIVAL, client, table);
 }
 
@@ -172,7 +175,9 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     ls->connect_us = c;
     ls->t_conn = now + c;
     ls->r2 = (int64_t)rtt(mr);
-    if (mr->workers.threads == 0) /* no queue: nothing depends on arrival order at the mirror */
+    /* No queue, nothing depends on arrival order at the mirror; no delay, it arrives now, in
+     * order: either way no event is needed. */
+    if (mr->workers.threads == 0 || ls->t_conn + ls->r2 / 2 == now)
         sim_q_mirror_in(w, ls->t_conn + ls->r2 / 2, qi, k);
     else
         sim_heap_push(&w->h, ls->t_conn + ls->r2 / 2, EV_MIRROR_IN, qi, k);
