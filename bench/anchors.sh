@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# anchors.sh [BUILD_DIR] [PAIRS] — hasim's speed against its two anchors on scenarios/mmc.scn
+# (a benchmark, not a test): bench/bareloop (the least a C program must do for that model) and
+# bench/mmc_simpy.py (the same model in SimPy, Debian python3-simpy). First checks that the three
+# agree on mean latency and shares (else a ratio means nothing), then measures whole-process CPU
+# time (user + sys) per query, hasim and the bare loop back to back in PAIRS pairs (default 5),
+# and prints the medians and "hasim = X of bare loop, Y x SimPy".
+set -u
+B=${1:-build}; PAIRS=${2:-5}
+cd "$(dirname "$0")/.." || exit 1
+for bin in hasim bareloop; do [ -x "$B/$bin" ] || { echo "anchors: $B/$bin is missing (cmake --build $B)"; exit 1; }; done
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+SIM_S=7200      # simulated seconds per timed run of hasim and of the bare loop
+PY_S=600        # ... of the SimPy model (it is slower)
+PY=/usr/bin/python3
+
+# cpu CMD...: runs CMD, prints "user+sys seconds" of the whole process on stderr's last line
+cpu() { local TIMEFORMAT=%3U+%3S; { time "$@" > "$T/last.out" 2>/dev/null; } 2>&1 | tail -1 | awk -F+ '{print $1 + $2}'; }
+per_q() { awk -v c="$1" -v q="$2" 'BEGIN {printf "%.3f\n", c / q * 1e9}'; }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# hasim's answers: mean latency (report.txt) and shares (summary.csv)
+hasim_run() { rm -rf "$T/h"; "$B/hasim" scenarios/mmc.scn --duration ${1}s --out "$T/h" --quiet; }
+hasim_line() {
+  local q m s
+  q=$(sed -n 's/^queries: \([0-9]*\):.*/\1/p' "$T/h/report.txt")
+  m=$(sed -n 's/^latency of answered queries.* mean \([0-9.]*\).*/\1/p' "$T/h/report.txt")
+  s=$(awk -F, 'NR>1 {printf " %.4f", $5}' "$T/h/summary.csv")
+  echo "queries $q mean_ms $m shares$s"
+}
+field() { awk -v k="$1" '{for (i=1;i<NF;i++) if ($i==k) print $(i+1)}'; }
+shares() { sed 's/.*shares //'; }
+
+echo "anchors: scenarios/mmc.scn (Poisson 600/s, 4 mirrors x 2 FCFS workers, exp 8/6/12/4 ms, manticore-fixed weights)"
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# 1. agreement (600 s of each)
+hasim_run 600 > /dev/null 2>&1 || { echo "anchors: hasim failed"; exit 1; }
+H=$(hasim_line); BL=$("$B/bareloop" 600)
+echo "  hasim     $H"; echo "  bare loop $BL"
+have_py=0
+if $PY -c 'import SimPy.Simulation' 2> /dev/null; then
+  have_py=1; PL=$($PY bench/mmc_simpy.py 600); echo "  SimPy     $PL"
+else
+  echo "  SimPy     skipped: python3-simpy is not installed (apt-get install python3-simpy)"
+fi
+agree() { # agree "LINE" NAME: mean within 3%, every share within 0.01 of hasim's
+  awk -v hm="$(echo "$H" | field mean_ms)" -v om="$(echo "$1" | field mean_ms)" \
+      -v hs="$(echo "$H" | shares)" -v os="$(echo "$1" | shares)" -v n="$2" 'BEGIN {
+    ok = (om > hm * 0.97 && om < hm * 1.03); split(hs, a, " "); split(os, b, " ")
+    for (i in a) if (a[i] - b[i] > 0.01 || b[i] - a[i] > 0.01) ok = 0
+    if (!ok) printf "anchors: %s disagrees with hasim (mean %s vs %s ms, shares %s vs %s): no ratio\n", n, om, hm, os, hs
+    exit !ok }'
+}
+agree "$BL" "the bare loop" || exit 1
+[ $have_py = 1 ] && { agree "$PL" "SimPy" || exit 1; }
+echo "  agree: mean latency within 3%, every share within 0.01"
+
+# 2. CPU time per query, hasim and the bare loop back to back
+: > "$T/h.t"; : > "$T/b.t"
+for _ in $(seq "$PAIRS"); do
+  c=$(cpu hasim_run $SIM_S); q=$(hasim_line | field queries); per_q "$c" "$q" >> "$T/h.t"
+  c=$(cpu "$B/bareloop" $SIM_S); q=$(field queries < "$T/last.out"); per_q "$c" "$q" >> "$T/b.t"
+done
+hn=$(median < "$T/h.t"); bn=$(median < "$T/b.t")
+printf "  hasim     %7.1f ns CPU per query (median of %d, %d s simulated)\n" "$hn" "$PAIRS" $SIM_S
+printf "  bare loop %7.1f ns CPU per query\n" "$bn"
+line=$(awk -v h="$hn" -v b="$bn" 'BEGIN {printf "hasim = %.2f of bare loop", b / h}')
+if [ $have_py = 1 ]; then
+  : > "$T/p.t"
+  for _ in 1 2 3; do
+    c=$(cpu $PY bench/mmc_simpy.py $PY_S); q=$(field queries < "$T/last.out"); per_q "$c" "$q" >> "$T/p.t"
+  done
+  pn=$(median < "$T/p.t")
+  printf "  SimPy     %7.1f ns CPU per query (median of 3, %d s simulated)\n" "$pn" $PY_S
+  line="$line, $(awk -v h="$hn" -v p="$pn" 'BEGIN {printf "%.0fx SimPy", p / h}')"
+fi
+echo "$line"
