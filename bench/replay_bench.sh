@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# replay_bench.sh BUILD_DIR — the real mode's performance (a benchmark, not a test):
-#   1. replay throughput: closed loop, 32 in flight, over two zero-delay hareal mirrors;
-#   2. the same mirrors behind a real Sphinx 2.2.11 searchd master, driven by mysqlslap;
-#   3. open-loop timing lag (sent - scheduled) at 1000 and 5000 queries per second.
-# Loopback only; bounded in count and time.
+# replay_bench.sh [BUILD_DIR] [BASE_PORT] — the real mode's performance (a benchmark, not a test):
+#   1. replay: closed loop, 32 in flight, over two zero-delay hareal mirrors — queries/s and the
+#      replay's own CPU time per query (the figure that holds on a loaded machine);
+#   2. the same mirrors behind a real Sphinx 2.2.11 searchd master, driven by mysqlslap — its
+#      queries/s and searchd's CPU time per query, side by side;
+#   3. open-loop timing lag (sent - scheduled) at 1000 and 5000 queries per second, with the load
+#      average when it ran, so a reader can judge it.
+# Loopback only; bounded in count and time. Ports BASE_PORT..BASE_PORT+3 (default: 23000 + a
+# per-process offset; also HK_BENCH_PORT).
 set -u
 B=${1:-build}; H="$B/hareal"
 T=$(mktemp -d); PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"' EXIT
-P=$(( 23000 + ($$ % 400) * 5 ))  # below the ephemeral port range (TIME_WAIT)
+P=${2:-${HK_BENCH_PORT:-$(( 23000 + ($$ % 400) * 5 ))}}  # below the ephemeral range (TIME_WAIT)
+case $P in ''|*[!0-9]*) echo "replay_bench: BASE_PORT must be a number, got '$P'"; exit 2;; esac
+[ "$P" -ge 1024 ] && [ "$P" -le 65532 ] || { echo "replay_bench: BASE_PORT must be 1024..65532"; exit 2; }
+echo "replay_bench: $(nproc) cores, ports $P..$((P+3)), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+cpu_of() { awk '{print ($14 + $15) / '"$(getconf CLK_TCK)"'}' "/proc/$1/stat"; } # user+sys s
 M1=$P; M2=$((P+1)); QL=$((P+2)); API=$((P+3))
 wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 "$H" mirror --listen 127.0.0.1:$M1 --quiet --max-conns 4000 & PIDS+=($!)
@@ -19,10 +27,11 @@ gen() { awk -v n=$1 -v r=$2 'BEGIN{print "t_s,table,query"; for(i=0;i<n;i++) pri
 
 gen 20000 1000000 "$T/closed.csv"
 s=$(date +%s.%N)
-"$H" replay --config "$T/c.conf" --trace "$T/closed.csv" --concurrency 32 --out "$T/closed" > /dev/null
+TIMEFORMAT=%3U+%3S
+c=$( { time "$H" replay --config "$T/c.conf" --trace "$T/closed.csv" --concurrency 32 --out "$T/closed" > /dev/null 2>&1; } 2>&1 | tail -1)
 e=$(date +%s.%N)
 ok=$(grep -c ",ok," "$T/closed/queries.csv")
-echo "hareal replay, closed loop x32: $(awk -v n=20000 -v s=$s -v e=$e 'BEGIN{printf "%.0f", n/(e-s)}') queries/s ($ok/20000 ok)"
+echo "hareal replay, closed loop x32: $(awk -v n=20000 -v s=$s -v e=$e 'BEGIN{printf "%.0f", n/(e-s)}') queries/s ($ok/20000 ok), $(echo "$c" | awk -F+ '{printf "%.1f", ($1 + $2) / 20000 * 1e6}') us CPU per query"
 
 if command -v searchd > /dev/null && command -v mysqlslap > /dev/null; then
   cat > "$T/sphinx.conf" <<CONF
@@ -40,16 +49,18 @@ searchd { listen = 127.0.0.1:$API
 CONF
   searchd --config "$T/sphinx.conf" --nodetach > "$T/searchd.out" 2>&1 & PIDS+=($!)
   wait_port $QL || { echo "searchd did not start:"; tail -3 "$T/searchd.out"; }
-  # 10 s of mysqlslap (32 connections), then searchd's own query counter
+  # 10 s of mysqlslap (32 connections), then searchd's own query counter and CPU time
+  spid=${PIDS[-1]}; c0=$(cpu_of $spid)
   timeout 10 mysqlslap -h127.0.0.1 -P$QL --concurrency=32 --iterations=1 --number-of-queries=1000000 \
     --create-schema=d --query="SELECT * FROM d WHERE MATCH('q')" > /dev/null 2>&1
   n=$(mysql -h127.0.0.1 -P$QL -N -B -e "SHOW STATUS LIKE 'queries'" | cut -f2)
-  echo "searchd 2.2.11 master over the same mirrors, mysqlslap x32 for 10 s: $((n / 10)) queries/s"
+  c1=$(cpu_of $spid)
+  echo "searchd 2.2.11 master over the same mirrors, mysqlslap x32 for 10 s: $((n / 10)) queries/s, $(awk -v a=$c0 -v b=$c1 -v n=$n 'BEGIN {printf "%.1f", n ? (b - a) / n * 1e6 : 0}') us searchd CPU per query"
 else
   echo "searchd master: skipped (install sphinxsearch and default-mysql-client)"
 fi
 
 for rate in 1000 5000; do
   gen $((rate * 5)) $rate "$T/open$rate.csv"
-  "$H" replay --config "$T/c.conf" --trace "$T/open$rate.csv" --out "$T/open$rate" | grep "timing lag" | sed "s/^/open loop at $rate q\/s: /"
+  "$H" replay --config "$T/c.conf" --trace "$T/open$rate.csv" --out "$T/open$rate" | grep "timing lag" | sed "s/^/open loop at $rate q\/s (load average $(cut -d' ' -f1 \/proc\/loadavg)): /"
 done
