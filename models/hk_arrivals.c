@@ -162,12 +162,21 @@ int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int n
 }
 
 /* now + gap (at least 1 µs), saturating far beyond any run's end instead of overflowing. */
-static int64_t after(int64_t now, double gap)
+/* now + gap on the integer-us clock. The fraction is carried to the next gap, so the rate is
+ * kept exactly (rounding every gap up cost 0.5 us each: 4% of the arrivals at 90,000/s); at
+ * most one arrival per us (a documented limit). */
+static int64_t after(hk_arrivals *a, int64_t now, double gap)
 {
     if (!(gap < (double)HK_TIME_MAX_US))
         return now + HK_TIME_MAX_US;
-    int64_t g = (int64_t)ceil(gap);
-    return now + (g < 1 ? 1 : g);
+    double x = a->carry + gap;
+    int64_t g = (int64_t)floor(x);
+    a->carry = x - (double)g;
+    if (g < 1) {
+        g = 1;
+        a->carry = 0;
+    }
+    return now + g;
 }
 
 int64_t hk_arrivals_next(hk_arrivals *a, int64_t now, gsl_rng *r, int *table)
@@ -175,18 +184,18 @@ int64_t hk_arrivals_next(hk_arrivals *a, int64_t now, gsl_rng *r, int *table)
     *table = -1;
     switch (a->kind) {
     case HK_ARR_POISSON:
-        return after(now, gsl_ran_exponential(r, 1.0 / a->rate));
+        return after(a, now, gsl_ran_exponential(r, 1.0 / a->rate));
     case HK_ARR_CONSTANT:
-        return a->started++ ? after(now, 1.0 / a->rate) : now;
+        return a->started++ ? after(a, now, 1.0 / a->rate) : now;
     case HK_ARR_ONOFF: {
-        int64_t t = after(now, gsl_ran_exponential(r, 1.0 / a->rate));
+        int64_t t = after(a, now, gsl_ran_exponential(r, 1.0 / a->rate));
         int64_t cyc = a->on_us + a->off_us, ph = t % cyc;
         return ph < a->on_us ? t : t - ph + cyc; /* memoryless: restart at the next on */
     }
     case HK_ARR_DIURNAL: {
         double peak = a->rate * (1 + a->amplitude);
         for (int64_t t = now;;) {
-            t = after(t, gsl_ran_exponential(r, 1.0 / peak));
+            t = after(a, t, gsl_ran_exponential(r, 1.0 / peak));
             double lam = a->rate * (1 + a->amplitude * sin(2 * HK_PI * (double)t /
                                                            (double)a->period_us));
             if (gsl_rng_uniform(r) * peak <= lam)

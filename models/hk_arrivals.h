@@ -34,6 +34,7 @@ typedef struct hk_arrivals {
     hk_arr_next_fn next;
     void *ctx;
     int started;
+    double carry;                /* the fraction of a us the last gap left over */
 } hk_arrivals;
 
 int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int nwhat);

@@ -66,13 +66,13 @@ static int run_spec(px *x, hk_claim *c)
     char *slash = strchr(x->t[0].s, '/');
     if (slash) {
         *slash = '\0';
-        if ((c->strategy = hk_strat_find(slash + 1)) < 0)
+        if ((c->strategy = hk_strat_find_any(slash + 1)) < 0)
             return fail(x, 0, "RUN: a strategy after '/'");
     }
     if (!strcmp(x->t[0].s, "all"))
         c->variant = HK_X_ALL;
-    else if (!slash && hk_strat_find(x->t[0].s) >= 0) /* a strategy alone: the scenario's variant */
-        c->strategy = hk_strat_find(x->t[0].s);
+    else if (!slash && hk_strat_find_any(x->t[0].s) >= 0) /* a strategy alone: the scenario's variant */
+        c->strategy = hk_strat_find_any(x->t[0].s);
     else if ((c->variant = hk_variant_find(x->t[0].s)) < 0)
         return fail(x, 0, "RUN: a variant (manticore, manticore-fixed, sphinx2, documented), a "
                     "strategy, or all, then ':'");
@@ -189,9 +189,10 @@ static int assertion(px *x, hk_claim *c)
         }
         return test(x, c, 1, 0);
     }
-    if (!strcmp(w, "failed") || !strcmp(w, "p50") || !strcmp(w, "p99") || !strcmp(w, "p999")) {
+    if (!strcmp(w, "failed") || !strcmp(w, "p50") || !strcmp(w, "p99") || !strcmp(w, "p999") ||
+        !strcmp(w, "mean")) {
         c->kind = w[0] == 'f' ? HK_X_FAILED : HK_X_P99;
-        c->q = !strcmp(w, "p50") ? 0.5 : !strcmp(w, "p99") ? 0.99 : 0.999;
+        c->q = !strcmp(w, "p50") ? 0.5 : !strcmp(w, "p99") ? 0.99 : !strcmp(w, "mean") ? -1 : 0.999;
         return test(x, c, c->kind == HK_X_P99, c->kind == HK_X_FAILED);
     }
     if (!strcmp(w, "converged")) {
@@ -205,7 +206,7 @@ static int assertion(px *x, hk_claim *c)
     }
     x->i--;
     return fail(x, x->i, "an assertion: finding, no finding, share, readmit, failed, p50, p99, "
-                "p999 or converged");
+                "p999, mean or converged");
 }
 
 static int one(px *x, hk_claim *c)

@@ -9,6 +9,7 @@
  *             | readmit MIRROR OP TIME | readmit MIRROR never   share back after its fault
  *             | failed OP PERCENT%             failed and partial queries
  *             | p50 | p99 | p999 OP TIME       answered queries' latency percentile
+ *             | mean OP TIME                     ... or mean
  *             | converged OP TIME | converged static | converged never
  *   OP        = < | <= | > | >= | = VALUE +- TOLERANCE
  * e.g.  claim = manticore-fixed: finding starved box2:9312
@@ -38,7 +39,7 @@ typedef struct hk_claim {
     int op;
     double value, tol;           /* times in seconds, shares and percents as written */
     double from_s, to_s;         /* share window (to_s < 0: the end) */
-    double q;                    /* the percentile of HK_X_P99 (0.5, 0.99, 0.999) */
+    double q;                    /* the percentile of HK_X_P99 (0.5, 0.99, 0.999; -1 the mean) */
     int line, col;
     char text[300];
 } hk_claim;

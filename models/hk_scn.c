@@ -356,9 +356,9 @@ static int read_sim(ctx *x)
     if ((e = hk_sec_last(sec, "variant")) && (s->variant = hk_variant_find(e->value)) < 0)
         return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "variant: expected one of %s, "
                           "got '%s'", hk_variant_names(), e->value);
-    if ((e = hk_sec_last(sec, "strategy")) && (s->strategy = hk_strat_find(e->value)) < 0)
+    if ((e = hk_sec_last(sec, "strategy")) && (s->strategy = hk_strat_find_any(e->value)) < 0)
         return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "strategy: expected %s, got "
-                          "'%s'", hk_strat_names(), e->value);
+                          "'%s'", hk_strat_all_names(), e->value);
     if ((e = hk_sec_last(sec, "start")) && read_start(x, e) < 0)
         return -1;
     s->start_given = e != NULL;

@@ -5,6 +5,7 @@
  * (dashboards notify their subscribers) and rebuilt when the window slides,
  * so a pick costs O(log n), not O(n). */
 #include "hk_strat.h"
+#include "hk_strat_ext.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -206,23 +207,41 @@ static void pr_health(hk_line *l, int64_t now_us, double *p)
 }
 
 static const hk_strat_ops ops[HK_STRAT_N] = {
-    {"random", 0, ch_random, pr_uniform},
-    {"roundrobin", 0, ch_roundrobin, pr_uniform},
-    {"nodeads", 1, ch_health, pr_health},
-    {"noerrors", 1, ch_health, pr_health},
+    {"random", 0, 0, ch_random, pr_uniform},
+    {"roundrobin", 0, 0, ch_roundrobin, pr_uniform},
+    {"nodeads", 1, 0, ch_health, pr_health},
+    {"noerrors", 1, 0, ch_health, pr_health},
+    {"p2c", 0, 1, hk_ext_choose, hk_ext_probs},
+    {"least-outstanding", 0, 1, hk_ext_choose, hk_ext_probs},
+    {"peak-ewma", 0, 1, hk_ext_choose, hk_ext_probs},
+    {"c3", 0, 1, hk_ext_choose, hk_ext_probs},
 };
 
 int hk_strat_find(const char *value)
 {
-    for (int i = 0; i < HK_STRAT_N; i++)
+    for (int i = 0; i < HK_STRAT_SEARCHD_N; i++)
         if (!strncmp(value, ops[i].name, strlen(ops[i].name)))
             return i;
     return -1;
 }
 
+int hk_strat_find_any(const char *value)
+{
+    for (int i = HK_STRAT_SEARCHD_N; i < HK_STRAT_N; i++)
+        if (!strcmp(value, ops[i].name))
+            return i;
+    return hk_strat_find(value);
+}
+
 const hk_strat_ops *hk_strat_get(int id) { return &ops[id >= 0 && id < HK_STRAT_N ? id : 0]; }
 
 const char *hk_strat_names(void) { return "random, roundrobin, nodeads or noerrors"; }
+
+const char *hk_strat_all_names(void)
+{
+    return "random, roundrobin, nodeads, noerrors, or a hakarma extension: p2c, "
+           "least-outstanding, peak-ewma or c3";
+}
 
 /* ---- line lifecycle --------------------------------------------------- */
 
@@ -243,8 +262,9 @@ hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
     l->isdirty = calloc((size_t)n, 1);
     l->subs = calloc((size_t)n, sizeof(hk_line_sub));
     l->outstanding = calloc((size_t)n, sizeof *l->outstanding);
+    l->scratch = calloc((size_t)n, sizeof *l->scratch);
     if (!l->dash || !l->w || !l->timers || !l->dirty || !l->isdirty || !l->subs ||
-        !l->outstanding ||
+        !l->outstanding || !l->scratch || (hk_strat_get(strat)->extension && hk_ext_init(l) < 0) ||
         hk_stree_init(&l->tree, n) < 0) {
         hk_line_free(l);
         return NULL;
@@ -269,6 +289,8 @@ void hk_line_free(hk_line *l)
     for (int i = 0; l->subs && i < l->n; i++)
         hk_dash_unsubscribe(&((hk_line_sub *)l->subs)[i].base);
     free(l->subs);
+    free(l->ext);
+    free(l->scratch);
     free(l->dash);
     free(l->w);
     free(l->timers);
@@ -303,8 +325,7 @@ void hk_line_begin(hk_line *l, int i, int64_t now_us)
 
 void hk_line_end(hk_line *l, int i, int64_t now_us, int ok, int64_t latency_us)
 {
-    (void)now_us;
-    (void)ok;
-    (void)latency_us;
     l->outstanding[i]--;
+    if (l->ext)
+        hk_ext_end(l, i, now_us, ok, latency_us);
 }

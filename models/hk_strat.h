@@ -16,7 +16,10 @@
 #include "hk_variant.h"
 
 enum {
-    HK_STRAT_RANDOM, HK_STRAT_ROUNDROBIN, HK_STRAT_NODEADS, HK_STRAT_NOERRORS, HK_STRAT_N
+    HK_STRAT_RANDOM, HK_STRAT_ROUNDROBIN, HK_STRAT_NODEADS, HK_STRAT_NOERRORS,
+    HK_STRAT_SEARCHD_N,          /* searchd's own end here; hakarma extensions follow */
+    HK_STRAT_P2C = HK_STRAT_SEARCHD_N, HK_STRAT_LEAST_OUT, HK_STRAT_PEAK_EWMA, HK_STRAT_C3,
+    HK_STRAT_N
 };
 
 /* Runtime state of one agent line as one master sees it. */
@@ -40,20 +43,29 @@ typedef struct hk_line {
     int *dirty, ndirty;          /* mirrors whose dashboard changed since */
     char *isdirty;
     void *subs;                  /* dashboard subscriptions (one per mirror) */
+    struct hk_ext *ext;          /* extension strategies: per-mirror view (NULL otherwise) */
+    double *scratch;             /* per mirror */
 } hk_line;
 
 typedef struct hk_strat_ops {
     const char *name;
     int adaptive;                /* uses statistics and weights */
+    int extension;               /* a hakarma extension: not searchd's */
     int (*choose)(hk_line *l, int64_t now_us, gsl_rng *r);
     void (*probs)(hk_line *l, int64_t now_us, double *p);
 } hk_strat_ops;
 
-/* Strategy by name, prefix-matched as searchd does ("nodeadstm" = nodeads); -1 if none. */
+/* searchd's strategy by name, prefix-matched as searchd does ("nodeadstm" = nodeads); -1 if
+ * none (a config's ha_strategy: the extensions are not searchd's). */
 int hk_strat_find(const char *value);
+/* Any strategy: an extension by its exact name, else as hk_strat_find (command lines,
+ * scenario sim sections, claims). */
+int hk_strat_find_any(const char *value);
 const hk_strat_ops *hk_strat_get(int id);
-/* "random, roundrobin, nodeads or noerrors" — every name, for messages. */
+/* "random, roundrobin, nodeads or noerrors" — searchd's names, for messages. */
 const char *hk_strat_names(void);
+/* ... and the extensions too. */
+const char *hk_strat_all_names(void);
 
 hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var);
 void hk_line_free(hk_line *l);
@@ -64,6 +76,9 @@ void hk_line_probs(hk_line *l, int64_t now_us, double *p);
  * that need it (searchd's do not). Every attempt that begins must end. */
 void hk_line_begin(hk_line *l, int i, int64_t now_us);
 void hk_line_end(hk_line *l, int i, int64_t now_us, int ok, int64_t latency_us);
+/* What mirror i reported with the reply about to end (its service time and the time the query
+ * waited in its queue, us; < 0 unknown), for c3. */
+void hk_line_feedback(hk_line *l, int i, double svc_us, double wait_us);
 
 /* Exposed for tests: the per-mirror timer the variant feeds to the weights. */
 int64_t hk_strat_timer(const hk_variant *v, const hk_block *window);

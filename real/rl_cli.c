@@ -95,8 +95,9 @@ int rl_common_opt(rl_common *c, const char *who, const char *a, const char *v)
                            "documented", v);
         break;
     case 5:
-        if ((c->strategy = hk_strat_find(v)) < 0)
-            return opt_err(who, "--strategy: expected one of the strategies", v);
+        if ((c->strategy = hk_strat_find_any(v)) < 0)
+            return opt_err(who, "--strategy: expected random, roundrobin, nodeads, noerrors, or "
+                           "a hakarma extension (p2c, least-outstanding, peak-ewma, c3)", v);
         break;
     case 6:
         if (table_map(c, who, v) < 0)

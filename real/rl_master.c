@@ -36,6 +36,7 @@ typedef struct rl_att {
     int k, host;
     hk_frame fr;
     int64_t t_start, connect_us, qtimeout_us;
+    int64_t reported_us;         /* the query time the reply reports (c3); -1 none */
     hk_bytes out;
     uint8_t *buf;
     size_t len, cap;
@@ -163,6 +164,8 @@ static void record(rl_master *m, rl_att *a, int ev, int64_t now)
     int li = m->li_base[a->q->table] + a->k, j = a->q->ls[a->k].mirror;
     rl_mstat *s = &m->st[li][j];
     int ok = ev == HK_EV_SUCCESS || ev == HK_EV_WARNING;
+    if (a->reported_us >= 0) /* the agent's own query time: its service time, for c3 */
+        hk_line_feedback(m->lines[li], j, (double)a->reported_us, -1);
     hk_line_end(m->lines[li], j, now, ok, now - a->t_start);
     hk_tl_outcome(&m->tl, m->series[li] + j, now, ok, (double)(now - a->t_start));
     if (ok) {
@@ -264,6 +267,7 @@ static int reply_outcome(rl_att *a, const hk_hdr *h, const uint8_t *body)
     hk_rd r;
     if (hk_search_reply_parse(h->code, body, h->len, &res, &r) < 0)
         return wrong(a, 12 + r.err_off, "%s", r.what);
+    a->reported_us = (int64_t)res.time_ms * 1000;
     if (h->code == HK_ST_ERROR || h->code == HK_ST_RETRY || res.status == HK_ST_ERROR)
         return HK_EV_REMOTE_ERROR;
     return h->code == HK_ST_WARNING || res.status == HK_ST_WARNING ? HK_EV_WARNING : HK_EV_SUCCESS;
@@ -353,6 +357,7 @@ static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
     uv_timer_init(m->loop, &a->timer);
     a->tcp.data = a->timer.data = a->creq.data = a;
     a->t_start = rl_now_us();
+    a->reported_us = -1;
     a->connect_us = -1;
     hk_put_u32(&a->out, HK_PROTO_HELLO);
     uv_timer_start(&a->timer, on_att_timer, (uint64_t)(ctimeout_us / 1000), 0);

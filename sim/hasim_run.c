@@ -48,7 +48,7 @@ static void usage(FILE *f)
 "  plots/ and index.html (--plot)\n"
 "exit codes: 0 ok; 1 run-time failure (or a failed --check); 2 bad command line;\n"
 "  3 bad input (config, scenario, trace, sample file: file:line:column)\n",
-            hk_strat_names(), hk_variant_names());
+            hk_strat_all_names(), hk_variant_names());
 }
 
 static int bad(const char *msg, const char *arg)
@@ -69,8 +69,10 @@ static int value_opt(hasim_args *a, const char *s, const char *v)
     } else if (!strcmp(s, "--strategy")) {
         if (!strcmp(v, "all"))
             a->strat_all = 1;
-        else if ((a->strategy = hk_strat_find(v)) < 0)
-            return bad("--strategy: expected one of the strategies or all, got", v), -1;
+        else if ((a->strategy = hk_strat_find_any(v)) < 0)
+            return bad("--strategy: expected all (searchd's four), random, roundrobin, nodeads, "
+                       "noerrors, or a hakarma extension (p2c, least-outstanding, peak-ewma, c3), "
+                       "got", v), -1;
     } else if (!strcmp(s, "--variant")) {
         if (!strcmp(v, "all"))
             a->var_all = 1;
@@ -408,7 +410,7 @@ static int plan(const hasim_args *a, const hk_scn *s, runcfg *rc)
     int n = 0;
     for (int v = 0; v < HK_VAR_N; v++) {
         int var = a->var_all ? v : a->variant >= 0 ? a->variant : s->variant;
-        for (int st = 0; st < HK_STRAT_N; st++) {
+        for (int st = 0; st < HK_STRAT_SEARCHD_N; st++) {
             int strat = a->strat_all ? st : a->strategy >= 0 ? a->strategy : s->strategy;
             runcfg *r = &rc[n++];
             char label[64];

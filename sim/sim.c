@@ -160,6 +160,7 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
     w->nperiods = (int)((w->end_us - 1) / w->karma_us - w->b0 + 1);
     w->qfree = -1;
     w->rng_arr = rng_new(o->seed, 1);
+    w->arr = s->wl.arr;
     w->rng_pick = rng_new(o->seed, 2);
     sim_heap_init(&w->h);
     hk_buf_init(&w->status);

@@ -67,6 +67,8 @@ typedef struct sim_mirror {
 typedef struct sim_lstate {      /* one agent line of one query */
     int mirror, attempts, ev, blackhole;
     int64_t t_start, t_conn, connect_us, r2, t_done;
+    float svc_us, wait_us;       /* what the mirror would report (c3): service time, and the
+                                    wait in its queue; < 0 none */
 } sim_lstate;
 
 typedef struct sim_query {
@@ -89,6 +91,8 @@ typedef struct sim_world {
     const hk_variant *var;
     sim_opts o;
     sim_heap h;
+    hk_arrivals arr;             /* the workload's arrival process, this run's copy (its state:
+                                    the scenario stays untouched, so runs repeat) */
     gsl_rng *rng_arr, *rng_pick;
     int nm;                      /* masters */
     sim_master *m;

@@ -58,7 +58,7 @@ static void push_arrival(sim_world *w, int64_t t, int client, int table)
 static void next_arrival(sim_world *w, int64_t now)
 {
     int table;
-    int64_t t = hk_arrivals_next((hk_arrivals *)&w->s->wl.arr, now, w->rng_arr, &table);
+    int64_t t = hk_arrivals_next(&w->arr, now, w->rng_arr, &table);
     if (t == -2)
         w->trace_failed = 1;
     push_arrival(w, t, -1, table);
@@ -150,6 +150,7 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     int h = lc->host[ls->mirror];
     sim_mirror *mr = &w->mir[h];
     ls->attempts++;
+    ls->svc_us = ls->wait_us = -1.0f;
     ls->t_start = now;
     ls->connect_us = -1;
     hk_dash_begin(&w->m[q->master].dash[h], now);
@@ -224,7 +225,9 @@ void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
         return;
     }
     double svc = hk_dist_sample(mr->b->service, mr->rng) * (f == HK_FAULT_SLOW ? x : 1.0);
-    int64_t reply = serve(w, mr, now, svc) + ls->r2 / 2;
+    int64_t left = serve(w, mr, now, svc), reply = left + ls->r2 / 2;
+    ls->svc_us = (float)svc;
+    ls->wait_us = (float)((double)(left - now) - svc);
     hk_fault_kind cut = HK_FAULT_NONE;
     int64_t tc = w->s->nfaults ? hk_scn_fault_cut(w->s, h, sim_rel(w, now),
                                                   sim_rel(w, reply < deadline ? reply : deadline),
@@ -253,6 +256,8 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
     int h = lc->host[ls->mirror];
     int ok = ls->ev == HK_EV_SUCCESS || ls->ev == HK_EV_WARNING;
     sim_linst *li = linst(w, q, k);
+    if (li->l->ext)
+        hk_line_feedback(li->l, ls->mirror, ls->svc_us, ls->wait_us);
     hk_line_end(li->l, ls->mirror, now, ok, now - ls->t_start);
     if (ls->blackhole) {
         q_drop(w, qi, 0);

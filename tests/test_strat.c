@@ -57,6 +57,67 @@ static void names_prefix_matched(void **st)
     assert_int_equal(hk_strat_find("nodeadstm"), HK_STRAT_NODEADS);
     assert_int_equal(hk_strat_find("noerrorstm"), HK_STRAT_NOERRORS);
     assert_int_equal(hk_strat_find("fastest"), -1);
+    /* the extensions are not searchd's: a config's ha_strategy never reads them */
+    assert_int_equal(hk_strat_find("p2c"), -1);
+    assert_int_equal(hk_strat_find("peak-ewma"), -1);
+    assert_int_equal(hk_strat_find_any("p2c"), HK_STRAT_P2C);
+    assert_int_equal(hk_strat_find_any("least-outstanding"), HK_STRAT_LEAST_OUT);
+    assert_int_equal(hk_strat_find_any("peak-ewma"), HK_STRAT_PEAK_EWMA);
+    assert_int_equal(hk_strat_find_any("c3"), HK_STRAT_C3);
+    assert_int_equal(hk_strat_find_any("p2cx"), -1);
+    assert_int_equal(hk_strat_find_any("nodeadstm"), HK_STRAT_NODEADS);
+}
+
+/* least-outstanding: the fewest in flight, ties uniform; p2c: the busiest of three is never
+ * picked (it loses every pair), the other two half each. */
+static void outstanding_strategies(void **st)
+{
+    (void)st;
+    fx *f = fx_new(3, 60);
+    int64_t t = S(1000);
+    for (int s = 0; s < 2; s++) {
+        hk_line *l = hk_line_new(3, f->p, s ? HK_STRAT_P2C : HK_STRAT_LEAST_OUT,
+                                 hk_variant_get(HK_VAR_MANTICORE));
+        for (int k = 0; k < 5; k++)
+            hk_line_begin(l, 0, t);
+        hk_line_begin(l, 2, t);
+        int c[3];
+        counts(l, t, 30000, f->r, c);
+        double p[3];
+        hk_line_probs(l, t, p);
+        if (!s) { /* least-outstanding: mirror 1 alone */
+            assert_int_equal(c[1], 30000);
+            assert_near(p[1], 1.0, 1e-12);
+        } else {  /* p2c: 0 never; 1 beats 0 and 2; 2 beats 0 */
+            assert_int_equal(c[0], 0);
+            assert_in_range(c[1], 19500, 20500);
+            assert_near(p[1], 2.0 / 3, 1e-12);
+            assert_near(p[2], 1.0 / 3, 1e-12);
+        }
+        hk_line_free(l);
+    }
+    fx_free(f);
+}
+
+/* Fast errors look slow: a mirror answering errors in 0.1 ms beside one answering successes in
+ * 5 ms gets almost nothing under peak-ewma (a failure counts as HK_EWMA_FAIL_US of latency) —
+ * and would take nearly everything if failures counted as their own 0.1 ms. */
+static void peak_ewma_fast_errors(void **st)
+{
+    (void)st;
+    fx *f = fx_new(2, 60);
+    hk_line *l = hk_line_new(2, f->p, HK_STRAT_PEAK_EWMA, hk_variant_get(HK_VAR_MANTICORE));
+    int64_t t = S(1000);
+    int got[2] = {0, 0};
+    for (int k = 0; k < 20000; k++, t += 1000) {
+        int i = hk_line_choose(l, t, f->r);
+        got[i]++;
+        hk_line_begin(l, i, t);
+        hk_line_end(l, i, t, i == 1, i == 0 ? 100 : 5000);
+    }
+    assert_true(got[0] < 200);  /* under 1%: tried, found failing, avoided */
+    hk_line_free(l);
+    fx_free(f);
 }
 
 static void roundrobin_order(void **st)
@@ -366,7 +427,7 @@ static void properties(void **st)
     gsl_rng_set(r, 7);
     for (int iter = 0; iter < 300; iter++) {
         int n = 2 + (int)gsl_rng_uniform_int(r, MAXM - 1);
-        int strat = (int)gsl_rng_uniform_int(r, HK_STRAT_N);
+        int strat = (int)gsl_rng_uniform_int(r, HK_STRAT_SEARCHD_N); /* reference: searchd's */
         int var = (int)gsl_rng_uniform_int(r, HK_VAR_N);
         fx *f = fx_new(n, 1 + (int64_t)gsl_rng_uniform_int(r, 120));
         int64_t t = S(1000) + (int64_t)gsl_rng_uniform_int(r, 100000000);
@@ -446,6 +507,8 @@ int main(void)
         cmocka_unit_test(documented_once_per_period),
         cmocka_unit_test(sphinx2_weights_in_action),
         cmocka_unit_test(properties),
+        cmocka_unit_test(outstanding_strategies),
+        cmocka_unit_test(peak_ewma_fast_errors),
         cmocka_unit_test(frequency_matches_probs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
