@@ -2,5 +2,3 @@
 #include <stdio.h>
 #include "hasim.h"
 int hasim_init(int argc, char **argv) { (void)argc; (void)argv; return EXIT_USAGE; }
-int hasim_sweep(int argc, char **argv) { (void)argc; (void)argv; return EXIT_USAGE; }
-int hasim_merge(int argc, char **argv) { (void)argc; (void)argv; return EXIT_USAGE; }

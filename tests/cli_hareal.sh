@@ -145,12 +145,12 @@ done
 check "down counts connect_failures, stall connect_timeouts, stuck query_timeouts (2.2.11)" '[ "$(nonzero "$T/both/agent_status.txt" 1 | inflight)" = "connect_failures succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 2 | inflight)" = "connect_timeouts succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 3)" = "query_timeouts succeeded_queries " ]'
 
 # a hakarma-extension strategy drives the real master too: peak-ewma sees which mirror is fast
-mirror $((BASE + 30)) --service "constant(2ms)"; mirror $((BASE + 31)) --service "constant(30ms)"
-wait_port $((BASE + 30)); wait_port $((BASE + 31))
-conf "$T/pe.conf" $((BASE + 30)) $((BASE + 31))
+mirror $((BASE + 36)) --service "constant(2ms)"; mirror $((BASE + 37)) --service "constant(30ms)"
+wait_port $((BASE + 36)); wait_port $((BASE + 37))
+conf "$T/pe.conf" $((BASE + 36)) $((BASE + 37))
 trace "$T/t200.csv" 200
 timeout 30 "$H" replay --config "$T/pe.conf" --trace "$T/t200.csv" --strategy peak-ewma --out "$T/pe" > /dev/null 2>&1
-check "peak-ewma replay: the 2 ms mirror gets over 80%" '[ $(grep -c "127.0.0.1:$((BASE + 30)),1,ok" "$T/pe/queries.csv") -gt 160 ]'
+check "peak-ewma replay: the 2 ms mirror gets over 80%" '[ $(grep -c "127.0.0.1:$((BASE + 36)),1,ok" "$T/pe/queries.csv") -gt 160 ]'
 "$H" replay --config "$T/pe.conf" --trace "$T/t200.csv" --strategy fastest --out "$T/pe2" > /dev/null 2> "$T/pe2.err"
 check "unknown strategy: exit 2, the extensions listed" '[ $? -eq 2 ] && grep -q "peak-ewma" "$T/pe2.err"'
 

@@ -1,0 +1,362 @@
+/* hasim_sweep: `hasim sweep SCENARIO --grid ...`, the advisor — every combination of the swept
+ * settings, R replications each with common random numbers (replication r uses seed + r at every
+ * point, whatever process runs it), in -j N processes or as the K-th of N shards; and
+ * `hasim merge DIR... --out DIR`, which makes shards one sweep. Each point's rows go to
+ * DIR/runs/POINT.csv when complete; the ranking is computed from those files only (sweep_out),
+ * so one process, N processes and merged shards give the same bytes. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "hasim.h"
+#include "hk_file.h"
+#include "hk_time.h"
+#include "sweep_grid.h"
+#include "sweep_out.h"
+
+#define P "hasim"
+
+typedef struct sweep_args {
+    const char *scenario, *grid, *out;
+    char outbuf[1024];
+    long long seed, reps, jobs, shard_k, shard_n;
+    int variant, objective, quiet, no_exec;
+    int64_t duration_us;
+} sweep_args;
+
+static void usage(void)
+{
+    printf("usage: hasim sweep SCENARIO --grid 'KEY=V1,V2 KEY2=...' [--replications R]\n"
+           "                  [--objective p99|p999|failures|readmit] [-j N] [--shard K/N]\n"
+           "                  [--out DIR] [--duration T] [--seed N] [--variant NAME] [--quiet]\n"
+           "       hasim merge DIR... --out DIR [--quiet]\n"
+           "  Runs every combination of the swept settings (KEY: ha_strategy, ha_period_karma,\n"
+           "  ha_ping_interval, agent_retry_count, agent_connect_timeout, agent_query_timeout,\n"
+           "  agent_retry_delay, variant; ha_strategy may name the hakarma extensions p2c,\n"
+           "  least-outstanding, peak-ewma, c3) R times (default 3) with common random numbers\n"
+           "  (replication r uses seed + r everywhere), ranks them by the objective (default p99)\n"
+           "  with 95%% confidence intervals, marks the Pareto set (p99, failures, re-admission)\n"
+           "  and recommends the best searchd setting. A grid with one value per key is a plain\n"
+           "  run. -j N: N processes (same output for every N). --shard K/N: only the K-th of N\n"
+           "  slices of the grid, for a batch engine; `hasim merge` combines the shard folders.\n"
+           "files in DIR: sweep.csv (one row per run), report.txt, index.html (heatmaps and the\n"
+           "  ranking), runs/POINT.csv, sweep.meta\n"
+           "exit codes: 0 ok; 1 run-time failure; 2 bad command line (--grid errors name the\n"
+           "  column); 3 bad input (scenario)\n");
+}
+
+static int bad(const char *msg, const char *arg)
+{
+    fprintf(stderr, P " sweep: %s%s%s\n" P ": see hasim sweep --help\n", msg, arg ? ": " : "",
+            arg ? arg : "");
+    return EXIT_USAGE;
+}
+
+static int shard_opt(sweep_args *a, const char *v)
+{
+    char k[32], n[32];
+    const char *slash = strchr(v, '/');
+    if (!slash || slash - v >= 31 || strlen(slash + 1) >= 31)
+        return bad("--shard: expected K/N, got", v);
+    snprintf(k, sizeof k, "%.*s", (int)(slash - v), v);
+    snprintf(n, sizeof n, "%s", slash + 1);
+    if (hk_cli_int(P " sweep", "--shard N", n, 1, 100000, &a->shard_n) < 0 ||
+        hk_cli_int(P " sweep", "--shard K", k, 1, a->shard_n, &a->shard_k) < 0)
+        return EXIT_USAGE;
+    return 0;
+}
+
+static int value_opt(sweep_args *a, const char *s, const char *v)
+{
+    if (!strcmp(s, "--grid"))
+        a->grid = v;
+    else if (!strcmp(s, "--out"))
+        a->out = v;
+    else if (!strcmp(s, "--replications"))
+        return hk_cli_int(P " sweep", s, v, 1, 1000, &a->reps) < 0 ? EXIT_USAGE : 0;
+    else if (!strcmp(s, "-j"))
+        return hk_cli_int(P " sweep", s, v, 1, 256, &a->jobs) < 0 ? EXIT_USAGE : 0;
+    else if (!strcmp(s, "--seed"))
+        return hk_cli_int(P " sweep", s, v, 0, 4294967295LL, &a->seed) < 0 ? EXIT_USAGE : 0;
+    else if (!strcmp(s, "--duration"))
+        return hk_cli_time(P " sweep", s, v, HK_SEC, &a->duration_us) < 0 ? EXIT_USAGE : 0;
+    else if (!strcmp(s, "--shard"))
+        return shard_opt(a, v);
+    else if (!strcmp(s, "--objective")) {
+        if ((a->objective = sweep_obj_find(v)) < 0)
+            return bad("--objective: expected p99, p999, failures or readmit, got", v);
+    } else if (!strcmp(s, "--variant")) {
+        if ((a->variant = hk_variant_find(v)) < 0)
+            return bad("--variant: expected manticore, manticore-fixed, sphinx2 or documented, got",
+                       v);
+    } else {
+        return bad("unknown option", s);
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, sweep_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->seed = -1;
+    a->reps = 3;
+    a->jobs = 1;
+    a->shard_k = a->shard_n = 1;
+    a->variant = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "--help"))
+            return usage(), -1;
+        if (!strcmp(s, "--version"))
+            return hk_cli_version(P), -1;
+        if (!strcmp(s, "--quiet") || !strcmp(s, "--no-exec")) {
+            *(s[2] == 'q' ? &a->quiet : &a->no_exec) = 1;
+        } else if (s[0] == '-' && s[1]) {
+            if (i + 1 >= argc)
+                return bad("option needs a value", s);
+            int rc = value_opt(a, s, argv[++i]);
+            if (rc)
+                return rc;
+        } else if (!a->scenario) {
+            a->scenario = s;
+        } else {
+            return bad("one scenario only, got another", s);
+        }
+    }
+    if (!a->scenario)
+        return bad("expected a scenario", NULL);
+    if (!a->grid)
+        return bad("expected --grid 'KEY=V1,V2 ...'", NULL);
+    return 0;
+}
+
+typedef struct sweeper {
+    const sweep_args *a;
+    const sweep_grid *g;
+    hk_scn *s;
+    sweep_saved sv;
+    runctx c;
+    hasim_args ha;
+    const char *out;
+    long current;                /* the scenario's own point, or -1 */
+} sweeper;
+
+/* Every replication of point p, its rows into out/runs/p.csv. */
+static int run_point(sweeper *w, long p, unsigned long long seed0, int variant)
+{
+    hk_out o;
+    hk_err e;
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/runs", w->out);
+    char name[32];
+    snprintf(name, sizeof name, "%ld.csv", p);
+    if (hk_out_open(&o, dir, name, &e) < 0)
+        return hasim_print_err(&e), EXIT_RUN;
+    for (int r = 0; r < w->a->reps; r++) {
+        sim_opts op = {0};
+        op.seed = seed0 + (unsigned long long)r;
+        op.variant = variant;
+        op.duration_us = w->a->duration_us;
+        sweep_apply(w->g, p, w->s, &w->sv, &op);
+        sim_figures fig;
+        memset(&fig, 0, sizeof fig);
+        int rc = hasim_one(&w->c, w->s, &op, NULL, &fig, NULL);
+        if (rc) {
+            hk_out_abort(&o);
+            return rc;
+        }
+        sweep_row_write(o.f, p, r, op.seed, w->g, &fig);
+    }
+    return hk_out_commit(&o, &e) < 0 ? (hasim_print_err(&e), EXIT_RUN) : 0;
+}
+
+/* Worker k of j: the shard's points i with i % j == k. */
+static int work(sweeper *w, int k, unsigned long long seed0, int variant)
+{
+    long i = 0;
+    for (long p = w->a->shard_k - 1; p < w->g->npoints; p += w->a->shard_n, i++) {
+        if (i % w->a->jobs != k)
+            continue;
+        int rc = run_point(w, p, seed0, variant);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int run_all(sweeper *w, unsigned long long seed0, int variant)
+{
+    if (w->a->jobs == 1)
+        return work(w, 0, seed0, variant);
+    fflush(NULL);
+    pid_t *pid = calloc((size_t)w->a->jobs, sizeof *pid);
+    if (!pid)
+        return EXIT_RUN;
+    int rc = 0;
+    for (int k = 0; k < w->a->jobs; k++) {
+        if ((pid[k] = fork()) == 0)
+            _exit(work(w, k, seed0, variant));
+        if (pid[k] < 0)
+            rc = EXIT_RUN;
+    }
+    for (int k = 0; k < w->a->jobs; k++) {
+        int st;
+        if (pid[k] > 0 && waitpid(pid[k], &st, 0) == pid[k] && (!WIFEXITED(st) || WEXITSTATUS(st)))
+            rc = rc ? rc : WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN;
+    }
+    free(pid);
+    return rc;
+}
+
+static int finish(sweeper *w, const sweep_meta *m, int variant)
+{
+    hk_err e;
+    if (w->a->shard_n > 1) {
+        if (!w->a->quiet)
+            printf("shard %lld/%lld of %ld settings done in %s/; hasim merge DIR... --out DIR "
+                   "combines the shards\n", w->a->shard_k, w->a->shard_n, w->g->npoints, w->out);
+        return 0;
+    }
+    const char *dirs[1] = {w->out};
+    (void)variant;
+    if (sweep_finish(dirs, 1, w->out, m, w->g, w->current, w->a->quiet, &e) < 0)
+        return hasim_print_err(&e), EXIT_RUN;
+    if (!w->a->quiet)
+        printf("files: %s/\n", w->out);
+    return 0;
+}
+
+static int plain(sweeper *w, unsigned long long seed, int variant)
+{
+    sim_opts op = {0};
+    op.seed = seed;
+    op.variant = variant;
+    op.duration_us = w->a->duration_us;
+    sweep_apply(w->g, 0, w->s, &w->sv, &op);
+    sim_figures fig;
+    int rc = hasim_one(&w->c, w->s, &op, w->out, &fig, w->a->quiet ? NULL : stdout);
+    if (!rc && !w->a->quiet)
+        printf("a grid with one value per key is a plain run; files: %s/\n", w->out);
+    return rc;
+}
+
+static int sweep(sweeper *w, hk_loaded *L)
+{
+    const sweep_args *a = w->a;
+    hk_err e;
+    int variant = a->variant >= 0 ? a->variant : L->scn->variant;
+    if (!(w->s = hk_loaded_scn(L, variant, NULL, &e)))
+        return hasim_print_err(&e), EXIT_INPUT;
+    unsigned long long seed = a->seed >= 0 ? (unsigned long long)a->seed : w->s->seed;
+    if (sweep_save(w->s, &w->sv) < 0)
+        return EXIT_RUN;
+    w->current = sweep_current(w->g, w->s, variant);
+    sweep_meta m = {0};
+    snprintf(m.scenario, sizeof m.scenario, "%s", a->scenario);
+    snprintf(m.grid, sizeof m.grid, "%s", a->grid);
+    m.replications = (int)a->reps;
+    m.seed = seed;
+    m.variant = variant;
+    m.duration_us = a->duration_us;
+    m.objective = (sweep_obj)a->objective;
+    int rc;
+    char runs[1100];
+    if (w->g->npoints == 1)
+        rc = plain(w, seed, variant);
+    else if (snprintf(runs, sizeof runs, "%s/runs", w->out) < 0 || hk_mkdirs(runs, &e) < 0 ||
+             sweep_meta_write(w->out, &m, &e) < 0)
+        rc = (hasim_print_err(&e), EXIT_RUN);
+    else if (!(rc = run_all(w, seed, variant)))
+        rc = finish(w, &m, variant);
+    sweep_saved_free(&w->sv);
+    return rc;
+}
+
+int hasim_sweep(int argc, char **argv)
+{
+    sweep_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    sweep_grid g;
+    char msg[400];
+    if (sweep_grid_parse(a.grid, &g, msg, sizeof msg) < 0)
+        return bad("--grid", msg);
+    if (!a.out) {
+        const char *b = strrchr(a.scenario, '/');
+        b = b ? b + 1 : a.scenario;
+        size_t n = strcspn(b, ".");
+        snprintf(a.outbuf, sizeof a.outbuf, "out/%.*s-sweep", (int)n, b);
+        a.out = a.outbuf;
+    }
+    hk_loaded L;
+    hk_err e;
+    if (hk_scn_load(a.scenario, !a.no_exec, &L, &e) < 0)
+        return hasim_print_err(&e), EXIT_INPUT;
+    sweeper w;
+    memset(&w, 0, sizeof w);
+    w.a = &a;
+    w.g = &g;
+    w.out = a.out;
+    w.current = -1;
+    w.ha.scenario = a.scenario;
+    w.ha.quiet = 1;
+    w.c.L = &L;
+    w.c.a = &w.ha;
+    hk_progress_init(&w.c.prog, P, 1);
+    rc = sweep(&w, &L);
+    hk_loaded_free(&L);
+    return rc;
+}
+
+/* ---- merge ------------------------------------------------------------------ */
+
+int hasim_merge(int argc, char **argv)
+{
+    const char *out = NULL, *dirs[1024];
+    int nd = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help"))
+            return usage(), 0;
+        if (!strcmp(argv[i], "--quiet"))
+            quiet = 1;
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-')
+            return bad("unknown option", argv[i]);
+        else if (nd < 1024)
+            dirs[nd++] = argv[i];
+    }
+    if (!nd || !out)
+        return bad("expected hasim merge DIR... --out DIR", NULL);
+    sweep_meta m, m2;
+    hk_err e;
+    if (sweep_meta_read(dirs[0], &m, &e) < 0)
+        return hasim_print_err(&e), EXIT_INPUT;
+    for (int d = 1; d < nd; d++) {
+        if (sweep_meta_read(dirs[d], &m2, &e) < 0)
+            return hasim_print_err(&e), EXIT_INPUT;
+        if (memcmp(&m, &m2, sizeof m))
+            return fprintf(stderr, P " merge: %s and %s are not shards of one sweep (scenario, "
+                           "grid, replications, seed, variant, duration and objective must "
+                           "match)\n", dirs[0], dirs[d]), EXIT_INPUT;
+    }
+    sweep_grid g;
+    char msg[400];
+    if (sweep_grid_parse(m.grid, &g, msg, sizeof msg) < 0)
+        return fprintf(stderr, P " merge: %s/sweep.meta: grid: %s\n", dirs[0], msg),
+               EXIT_INPUT;
+    hk_loaded L; /* the current settings are the scenario's: read it again */
+    long cur = -1;
+    if (hk_scn_load(m.scenario, 0, &L, &e) == 0) {
+        hk_scn *s = hk_loaded_scn(&L, m.variant, NULL, &e);
+        cur = s ? sweep_current(&g, s, m.variant) : -1;
+        hk_loaded_free(&L);
+    }
+    if (hk_mkdirs(out, &e) < 0 || sweep_meta_write(out, &m, &e) < 0 ||
+        sweep_finish(dirs, nd, out, &m, &g, cur, quiet, &e) < 0)
+        return hasim_print_err(&e), EXIT_RUN;
+    if (!quiet)
+        printf("files: %s/\n", out);
+    return 0;
+}

@@ -1,0 +1,494 @@
+/* sweep_out: rows, aggregation, ranking, recommendation and files of a sweep (see sweep_out.h). */
+#include "sweep_out.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_csv.h"
+#include "hk_file.h"
+#include "hk_strat.h"
+#include "hk_variant.h"
+
+#define NMET 6                   /* failed%, mean, p50, p99, p999, readmit */
+enum { M_FAILED, M_MEAN, M_P50, M_P99, M_P999, M_READMIT };
+
+typedef struct agg {             /* one grid point over its replications */
+    int n;                       /* rows read */
+    double sum[NMET], sq[NMET];
+    int never, nofault;          /* readmission: never within a run / no fault at all */
+    double mean[NMET], half[NMET];
+    char findings[160];          /* the first replication's */
+} agg;
+
+static const char *const objs[] = {"p99", "p999", "failures", "readmit", NULL};
+
+const char *sweep_obj_name(sweep_obj o) { return objs[o]; }
+
+int sweep_obj_find(const char *s)
+{
+    for (int i = 0; objs[i]; i++)
+        if (!strcmp(s, objs[i]))
+            return i;
+    return -1;
+}
+
+/* ---- rows ---------------------------------------------------------------- */
+
+static double readmit_of(const sim_figures *f)
+{
+    double worst = -2; /* no fault */
+    for (int i = 0; i < f->nfault_cells; i++) {
+        if (f->readmit_s[i] < 0)
+            return -1;
+        worst = f->readmit_s[i] > worst ? f->readmit_s[i] : worst;
+    }
+    return worst;
+}
+
+void sweep_row_write(FILE *o, long point, int rep, unsigned long long seed, const sweep_grid *g,
+                     const sim_figures *f)
+{
+    char b[64];
+    snprintf(b, sizeof b, "%ld", point);
+    hk_csv_str(o, b, 1);
+    snprintf(b, sizeof b, "%d", rep);
+    hk_csv_str(o, b, 0);
+    snprintf(b, sizeof b, "%llu", seed);
+    hk_csv_str(o, b, 0);
+    for (int a = 0; a < g->naxes; a++)
+        hk_csv_str(o, g->ax[a].text[sweep_point_value(g, point, a)], 0);
+    double v[] = {f->n, 100.0 * f->failed_rate, f->mean, f->p50, f->p99, f->p999};
+    for (int i = 0; i < 6; i++) {
+        snprintf(b, sizeof b, i ? "%.4f" : "%.0f", v[i]);
+        hk_csv_str(o, b, 0);
+    }
+    double r = readmit_of(f);
+    if (r >= 0)
+        snprintf(b, sizeof b, "%.3f", r);
+    hk_csv_str(o, r >= 0 ? b : r == -1 ? "never" : "", 0);
+    hk_csv_str(o, f->kinds[0] ? f->kinds : "none", 0);
+    hk_csv_end(o);
+}
+
+/* ---- meta ------------------------------------------------------------------ */
+
+int sweep_meta_write(const char *dir, const sweep_meta *m, hk_err *err)
+{
+    char buf[6000];
+    int n = snprintf(buf, sizeof buf, "scenario\t%s\ngrid\t%s\nreplications\t%d\nseed\t%llu\n"
+                     "variant\t%d\nduration_us\t%lld\nobjective\t%s\n", m->scenario, m->grid,
+                     m->replications, m->seed, m->variant, (long long)m->duration_us,
+                     sweep_obj_name(m->objective));
+    return hk_out_write_all(dir, "sweep.meta", buf, (size_t)n, err);
+}
+
+int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err)
+{
+    char path[1100], *buf = NULL;
+    size_t len;
+    snprintf(path, sizeof path, "%s/sweep.meta", dir);
+    if (hk_file_read(path, &buf, &len, err) < 0)
+        return -1;
+    memset(m, 0, sizeof *m);
+    int got = 0, line = 0;
+    for (char *s = buf, *e; *s; s = e + 1) {
+        line++;
+        e = strchr(s, '\n');
+        if (!e)
+            e = s + strlen(s) - 1;
+        char *tab = strchr(s, '\t');
+        if (!tab || tab > e)
+            break;
+        *tab = 0;
+        if (*e == '\n')
+            *e = 0;
+        const char *v = tab + 1;
+        if (!strcmp(s, "scenario"))
+            got |= 1, snprintf(m->scenario, sizeof m->scenario, "%s", v);
+        else if (!strcmp(s, "grid"))
+            got |= 2, snprintf(m->grid, sizeof m->grid, "%s", v);
+        else if (!strcmp(s, "replications"))
+            got |= 4, m->replications = atoi(v);
+        else if (!strcmp(s, "seed"))
+            got |= 8, m->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(s, "variant"))
+            got |= 16, m->variant = atoi(v);
+        else if (!strcmp(s, "duration_us"))
+            got |= 32, m->duration_us = strtoll(v, NULL, 10);
+        else if (!strcmp(s, "objective"))
+            got |= 64, m->objective = (sweep_obj)sweep_obj_find(v);
+    }
+    free(buf);
+    if (got != 127 || (int)m->objective < 0 || m->replications < 1 || m->replications > 1000)
+        return hk_err_set(err, path, line, 1, "expected the sweep.meta a sweep writes (scenario, "
+                          "grid, replications, seed, variant, duration_us, objective)");
+    return 0;
+}
+
+/* ---- aggregation -------------------------------------------------------------- */
+
+static int read_point(const char *const *dirs, int nd, long p, const sweep_grid *g, agg *x,
+                      hk_err *err)
+{
+    char path[1200];
+    FILE *probe = NULL;
+    for (int d = 0; d < nd && !probe; d++) {
+        snprintf(path, sizeof path, "%s/runs/%ld.csv", dirs[d], p);
+        probe = fopen(path, "r");
+    }
+    if (!probe)
+        return hk_err_set(err, dirs[0], 0, 0, "no results for grid point %ld (runs/%ld.csv in "
+                          "none of the folders): a shard missing?", p, p);
+    fclose(probe);
+    hk_csvr r;
+    if (hk_csvr_open(&r, path, err) < 0)
+        return -1;
+    char **f;
+    int n, rc;
+    memset(x, 0, sizeof *x);
+    while ((rc = hk_csvr_next(&r, &f, &n, err)) == 1) {
+        if (n != 3 + g->naxes + 8 || atol(f[0]) != p)
+            return hk_csvr_close(&r), hk_err_set(err, path, r.lineno, 1, "expected a sweep row of "
+                                                 "grid point %ld", p);
+        const char *const *m = (const char *const *)f + 3 + g->naxes;
+        for (int i = 0; i < 5; i++) {
+            double v = atof(m[1 + i]);
+            x->sum[i] += v;
+            x->sq[i] += v * v;
+        }
+        if (!strcmp(m[6], "never"))
+            x->never++;
+        else if (!m[6][0])
+            x->nofault++;
+        else
+            x->sum[M_READMIT] += atof(m[6]), x->sq[M_READMIT] += atof(m[6]) * atof(m[6]);
+        if (!x->n)
+            snprintf(x->findings, sizeof x->findings, "%s", m[7]);
+        x->n++;
+    }
+    hk_csvr_close(&r);
+    if (rc < 0)
+        return -1;
+    if (!x->n)
+        return hk_err_set(err, path, 1, 1, "expected the rows of grid point %ld", p);
+    for (int i = 0; i < NMET; i++) {
+        int k = i == M_READMIT ? x->n - x->never - x->nofault : x->n;
+        double mean = k ? x->sum[i] / k : 0, var = k > 1 ? (x->sq[i] - k * mean * mean) / (k - 1) : 0;
+        x->mean[i] = mean;
+        x->half[i] = k > 1 ? gsl_cdf_tdist_Pinv(0.975, k - 1) * sqrt(var > 0 ? var / k : 0) : 0;
+    }
+    return 0;
+}
+
+/* The objective of a point, lower is better; a run that never re-admits is worst. */
+static double objective(const agg *x, sweep_obj o)
+{
+    switch (o) {
+    case SO_P999: return x->mean[M_P999];
+    case SO_FAILURES: return x->mean[M_FAILED];
+    case SO_READMIT: return x->never ? INFINITY : x->nofault == x->n ? 0 : x->mean[M_READMIT];
+    default: return x->mean[M_P99];
+    }
+}
+
+typedef struct rank_ctx { const agg *a; sweep_obj o; } rank_ctx;
+
+/* The half-width of the objective's confidence interval. */
+static double half_of(const agg *x, sweep_obj o)
+{
+    int m = o == SO_P999 ? M_P999 : o == SO_FAILURES ? M_FAILED : o == SO_READMIT ? M_READMIT : M_P99;
+    return x->half[m];
+}
+
+/* a and b differ beyond noise: more than both confidence intervals and 1% apart. */
+static int differ(double a, double ha, double b, double hb)
+{
+    if (!isfinite(a) || !isfinite(b))
+        return a != b;
+    double tol = fmax(fmax(ha, hb), 0.01 * fmax(fabs(a), fabs(b)));
+    return fabs(a - b) > tol;
+}
+
+/* Ranking order: the objective; where two points are within noise of each other, fewer
+ * failures, then faster re-admission, then the objective's mean, then grid order. */
+static int better(const rank_ctx *c, long i, long j)
+{
+    const agg *x = &c->a[i], *y = &c->a[j];
+    double a = objective(x, c->o), b = objective(y, c->o);
+    if (differ(a, half_of(x, c->o), b, half_of(y, c->o)))
+        return a < b;
+    if (c->o != SO_FAILURES && differ(x->mean[M_FAILED], x->half[M_FAILED], y->mean[M_FAILED],
+                                      y->half[M_FAILED]))
+        return x->mean[M_FAILED] < y->mean[M_FAILED];
+    double ra = objective(x, SO_READMIT), rb = objective(y, SO_READMIT);
+    if (c->o != SO_READMIT && differ(ra, x->half[M_READMIT], rb, y->half[M_READMIT]))
+        return ra < rb;
+    if (a != b)
+        return a < b;
+    return i < j;
+}
+
+static void rank(const rank_ctx *c, long *order, long n) /* insertion sort: stable, small n */
+{
+    for (long i = 0; i < n; i++)
+        order[i] = i;
+    for (long i = 1; i < n; i++) {
+        long v = order[i], k = i;
+        while (k > 0 && better(c, v, order[k - 1])) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = v;
+    }
+}
+
+/* Some j is, beyond noise, better than i on one of (p99, failed, readmit) and worse on none. */
+static int dominated(const agg *a, long i, long n)
+{
+    static const sweep_obj dim[3] = {SO_P99, SO_FAILURES, SO_READMIT};
+    for (long j = 0; j < n; j++) {
+        int worse = 0, better_one = 0;
+        for (int k = 0; k < 3; k++) {
+            double xi = objective(&a[i], dim[k]), xj = objective(&a[j], dim[k]);
+            if (!differ(xi, half_of(&a[i], dim[k]), xj, half_of(&a[j], dim[k])))
+                continue;
+            worse |= xj > xi;
+            better_one |= xj < xi;
+        }
+        if (j != i && better_one && !worse)
+            return 1;
+    }
+    return 0;
+}
+
+/* best is better than cur beyond noise on the objective, failures or re-admission. */
+static int dominated_by(const agg *a, long cur, long best)
+{
+    static const sweep_obj dim[3] = {SO_P99, SO_FAILURES, SO_READMIT};
+    for (int k = 0; k < 3; k++) {
+        double xc = objective(&a[cur], dim[k]), xb = objective(&a[best], dim[k]);
+        if (differ(xc, half_of(&a[cur], dim[k]), xb, half_of(&a[best], dim[k])) && xb < xc)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- words -------------------------------------------------------------------- */
+
+static void figures(char *b, size_t n, const agg *x)
+{
+    char rd[64];
+    if (x->nofault == x->n)
+        snprintf(rd, sizeof rd, "no fault");
+    else if (x->never)
+        snprintf(rd, sizeof rd, "readmit never (%d of %d runs)", x->never, x->n);
+    else
+        snprintf(rd, sizeof rd, "readmitted in %.1f +- %.1f s", x->mean[M_READMIT], x->half[M_READMIT]);
+    snprintf(b, n, "p99 %.1f +- %.1f ms, %.3f +- %.3f%% failed, %s", x->mean[M_P99],
+             x->half[M_P99], x->mean[M_FAILED], x->half[M_FAILED], rd);
+}
+
+/* A point an operator can configure: searchd's strategies, the scenario's variant. */
+static int configurable(const sweep_grid *g, long p, int variant)
+{
+    for (int a = 0; a < g->naxes; a++) {
+        int64_t v = g->ax[a].v[sweep_point_value(g, p, a)];
+        if ((g->ax[a].key == SK_STRATEGY && v >= HK_STRAT_SEARCHD_N) ||
+            (g->ax[a].key == SK_VARIANT && v != variant))
+            return 0;
+    }
+    return 1;
+}
+
+static void report(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *a,
+                   const long *order, long current)
+{
+    char lab[600], fig[200];
+    long n = g->npoints, best = -1, best_any = order[0];
+    for (long i = 0; i < n && best < 0; i++)
+        if (configurable(g, order[i], m->variant))
+            best = order[i];
+    fprintf(o, "sweep of %s: %ld settings x %d replications (seeds from %llu, common random "
+            "numbers), objective %s, 95%% confidence intervals\n", m->scenario, n, m->replications,
+            m->seed, sweep_obj_name(m->objective));
+    if (best >= 0) {
+        sweep_point_label(g, best, lab, sizeof lab);
+        figures(fig, sizeof fig, &a[best]);
+        fprintf(o, "RECOMMENDATION: %s: %s\n", lab, fig);
+    } else {
+        fprintf(o, "RECOMMENDATION: none: no point of the grid is a setting searchd offers\n");
+    }
+    if (current >= 0) {
+        long r = 0;
+        while (order[r] != current)
+            r++;
+        sweep_point_label(g, current, lab, sizeof lab);
+        figures(fig, sizeof fig, &a[current]);
+        fprintf(o, "  your current settings (%s): %s — rank %ld of %ld%s\n", lab, fig, r + 1, n,
+                best >= 0 && best != current && !dominated_by(a, current, best)
+                    ? "; within noise of the recommendation: no change needed" : "");
+    } else {
+        fprintf(o, "  your current settings are not in the grid\n");
+    }
+    if (best_any != best) {
+        sweep_point_label(g, best_any, lab, sizeof lab);
+        figures(fig, sizeof fig, &a[best_any]);
+        fprintf(o, "  best of all (not a searchd setting: a hakarma extension or another "
+                "variant): %s: %s\n", lab, fig);
+    }
+    fprintf(o, "rank  %-52s %18s %16s %16s  pareto  findings\n", "settings", "p99 ms",
+            "failed %", "readmit s");
+    for (long i = 0; i < n; i++) {
+        const agg *x = &a[order[i]];
+        char rd[40];
+        if (x->nofault == x->n)
+            snprintf(rd, sizeof rd, "-");
+        else if (x->never)
+            snprintf(rd, sizeof rd, "never");
+        else
+            snprintf(rd, sizeof rd, "%.2f +- %.2f", x->mean[M_READMIT], x->half[M_READMIT]);
+        sweep_point_label(g, order[i], lab, sizeof lab);
+        fprintf(o, "%4ld  %-52s %9.2f +- %5.2f %7.3f +- %5.3f %16s  %-6s  %s\n", i + 1, lab,
+                x->mean[M_P99], x->half[M_P99], x->mean[M_FAILED], x->half[M_FAILED], rd,
+                dominated(a, order[i], n) ? "" : "yes", x->findings);
+    }
+}
+
+/* ---- files ------------------------------------------------------------------- */
+
+static int write_csv(const char *const *dirs, int nd, const char *out, const sweep_grid *g,
+                     hk_err *err)
+{
+    hk_out o;
+    if (hk_out_open(&o, out, "sweep.csv", err) < 0)
+        return -1;
+    static const char *const tail[] = {"queries", "failed_pct", "mean_ms", "p50_ms", "p99_ms",
+                                       "p999_ms", "readmit_s", "findings"};
+    hk_csv_str(o.f, "point", 1);
+    hk_csv_str(o.f, "replication", 0);
+    hk_csv_str(o.f, "seed", 0);
+    for (int a = 0; a < g->naxes; a++)
+        hk_csv_str(o.f, sweep_key_name(g->ax[a].key), 0);
+    for (int i = 0; i < 8; i++)
+        hk_csv_str(o.f, tail[i], 0);
+    hk_csv_end(o.f);
+    for (long p = 0; p < g->npoints; p++) {
+        char path[1200], *buf = NULL;
+        size_t len = 0;
+        int d = 0;
+        for (; d < nd; d++) {
+            snprintf(path, sizeof path, "%s/runs/%ld.csv", dirs[d], p);
+            FILE *f = fopen(path, "r");
+            if (f) {
+                fclose(f);
+                break;
+            }
+        }
+        if (d == nd || hk_file_read(path, &buf, &len, err) < 0) {
+            hk_out_abort(&o);
+            return d == nd ? hk_err_set(err, dirs[0], 0, 0, "grid point %ld has no rows", p) : -1;
+        }
+        fwrite(buf, 1, len, o.f);
+        free(buf);
+    }
+    return hk_out_commit(&o, err);
+}
+
+/* Green (best) to red (worst) for v in [lo, hi]. */
+static void colour(FILE *o, double v, double lo, double hi)
+{
+    double t = hi > lo && isfinite(v) ? (v - lo) / (hi - lo) : isfinite(v) ? 0 : 1;
+    fprintf(o, "background:rgb(%d,%d,120)", (int)(120 + 135 * t), (int)(230 - 130 * t));
+}
+
+/* One heatmap: axes a (rows) x b (columns), the objective's mean over the other axes. */
+static void heatmap(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *x, int a, int b)
+{
+    int na = g->ax[a].n, nb = g->ax[b].n;
+    double lo = INFINITY, hi = -INFINITY, *cell = calloc((size_t)na * (size_t)nb, sizeof *cell);
+    int *cnt = calloc((size_t)na * (size_t)nb, sizeof *cnt);
+    if (!cell || !cnt) {
+        free(cell);
+        free(cnt);
+        return;
+    }
+    for (long p = 0; p < g->npoints; p++) {
+        int i = sweep_point_value(g, p, a), j = sweep_point_value(g, p, b);
+        cell[i * nb + j] += objective(&x[p], m->objective);
+        cnt[i * nb + j]++;
+    }
+    for (int k = 0; k < na * nb; k++) {
+        cell[k] /= cnt[k] ? cnt[k] : 1;
+        if (isfinite(cell[k])) {
+            lo = cell[k] < lo ? cell[k] : lo;
+            hi = cell[k] > hi ? cell[k] : hi;
+        }
+    }
+    fprintf(o, "<h3>%s by %s x %s</h3>\n<table class=h><tr><th></th>", sweep_obj_name(m->objective),
+            sweep_key_name(g->ax[a].key), sweep_key_name(g->ax[b].key));
+    for (int j = 0; j < nb; j++)
+        fprintf(o, "<th>%s</th>", g->ax[b].text[j]);
+    fprintf(o, "</tr>\n");
+    for (int i = 0; i < na; i++) {
+        fprintf(o, "<tr><th>%s</th>", g->ax[a].text[i]);
+        for (int j = 0; j < nb; j++) {
+            fprintf(o, "<td style=\"");
+            colour(o, cell[i * nb + j], lo, hi);
+            fprintf(o, isfinite(cell[i * nb + j]) ? "\">%.2f</td>" : "\">never</td>",
+                    cell[i * nb + j]);
+        }
+        fprintf(o, "</tr>\n");
+    }
+    fprintf(o, "</table>\n");
+    free(cell);
+    free(cnt);
+}
+
+static int write_html(const char *out, const sweep_meta *m, const sweep_grid *g, const agg *x,
+                      const long *order, long current, hk_err *err)
+{
+    hk_out o;
+    if (hk_out_open(&o, out, "index.html", err) < 0)
+        return -1;
+    fprintf(o.f, "<!doctype html><meta charset=utf-8><title>hakarma sweep</title>\n<style>body{"
+            "font-family:sans-serif} table.h td{padding:4px 10px;text-align:right} pre{font-size:"
+            "13px}</style>\n<h1>Sweep of %s</h1>\n<p>Each cell: the mean of the objective (%s; "
+            "lower is better) over the other swept settings. Green is best. sweep.csv has every "
+            "run.</p>\n", m->scenario, sweep_obj_name(m->objective));
+    for (int a = 0; a < g->naxes; a++)
+        for (int b = a + 1; b < g->naxes; b++)
+            heatmap(o.f, m, g, x, a, b);
+    if (g->naxes == 1)
+        heatmap(o.f, m, g, x, 0, 0);
+    fprintf(o.f, "<h2>Ranking</h2>\n<pre>");
+    report(o.f, m, g, x, order, current); /* settings and numbers only: nothing to escape */
+    fprintf(o.f, "</pre>\n");
+    return hk_out_commit(&o, err);
+}
+
+int sweep_finish(const char *const *dirs, int ndirs, const char *out, const sweep_meta *m,
+                 const sweep_grid *g, long current, int quiet, hk_err *err)
+{
+    agg *a = calloc((size_t)g->npoints, sizeof *a);
+    long *order = calloc((size_t)g->npoints, sizeof *order);
+    int rc = a && order ? 0 : hk_err_set(err, out, 0, 0, "out of memory");
+    for (long p = 0; rc == 0 && p < g->npoints; p++)
+        rc = read_point(dirs, ndirs, p, g, &a[p], err);
+    if (rc == 0) {
+        rank(&(rank_ctx){a, m->objective}, order, g->npoints);
+        rc = write_csv(dirs, ndirs, out, g, err);
+    }
+    hk_out rep;
+    if (rc == 0 && (rc = hk_out_open(&rep, out, "report.txt", err)) == 0) {
+        report(rep.f, m, g, a, order, current);
+        rc = hk_out_commit(&rep, err);
+    }
+    if (rc == 0)
+        rc = write_html(out, m, g, a, order, current, err);
+    if (rc == 0 && !quiet)
+        report(stdout, m, g, a, order, current);
+    free(a);
+    free(order);
+    return rc;
+}

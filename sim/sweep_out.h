@@ -1,0 +1,42 @@
+/* sweep_out: what a sweep found — the rows of its runs (one CSV line per run, written by the
+ * run's process into DIR/runs/), their aggregation per grid point (means with 95% confidence
+ * intervals), the ranking by the objective, the Pareto set, one recommendation in words, and
+ * the files: sweep.csv, report.txt, index.html (a heatmap per pair of swept settings). Everything
+ * is computed from the rows' text, so a sweep run in one process, in N, or in shards merged later
+ * writes the same bytes. */
+#ifndef SWEEP_OUT_H
+#define SWEEP_OUT_H
+
+#include <stdio.h>
+#include "hk_err.h"
+#include "sim_report.h"
+#include "sweep_grid.h"
+
+typedef enum sweep_obj { SO_P99, SO_P999, SO_FAILURES, SO_READMIT } sweep_obj;
+
+typedef struct sweep_meta {      /* what every shard of one sweep must share */
+    char scenario[1024];
+    char grid[4096];
+    int replications;
+    unsigned long long seed;
+    int variant;                 /* the caller's variant (the grid may vary it) */
+    int64_t duration_us;
+    sweep_obj objective;
+} sweep_meta;
+
+/* One run's row, from its figures (CSV through libcsv, with its newline). */
+void sweep_row_write(FILE *o, long point, int rep, unsigned long long seed, const sweep_grid *g,
+                     const sim_figures *f);
+const char *sweep_obj_name(sweep_obj o);
+int sweep_obj_find(const char *s);
+
+int sweep_meta_write(const char *dir, const sweep_meta *m, hk_err *err);
+int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err);
+
+/* Read DIR/runs/P.csv for every point (from any of the dirs), write sweep.csv, report.txt and
+ * index.html into out, print the report to stdout unless quiet. current: the scenario's own
+ * point, or -1. */
+int sweep_finish(const char *const *dirs, int ndirs, const char *out, const sweep_meta *m,
+                 const sweep_grid *g, long current, int quiet, hk_err *err);
+
+#endif
