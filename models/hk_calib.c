@@ -1,0 +1,115 @@
+/* hk_calib: mirror behaviour from production counters (see hk_calib.h). */
+#include "hk_calib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Add host entry e (a window row or a lifetime row of one agent entry) into c. */
+static void add(hk_sthost *acc, const hk_sthost *e)
+{
+    for (int k = 0; k < HK_EV_N; k++)
+        acc->c[k] += e->c[k];
+    acc->total_ms += e->total_ms;
+    acc->have_total |= e->have_total;
+    acc->have_qt |= e->have_qt;
+    acc->msecs = e->msecs; /* one window row per host: not summed */
+    acc->have_msecs |= e->have_msecs;
+    acc->connect_avg_ms = (acc->connect_avg_ms * acc->connect_count +
+                           e->connect_avg_ms * e->connect_count) /
+                          (acc->connect_count + e->connect_count > 0
+                               ? acc->connect_count + e->connect_count : 1);
+    acc->connect_count += e->connect_count;
+}
+
+/* The config host a SHOW STATUS row "TABLE:LINE:MIRROR" names; -1 if none. */
+static int host_of_entry(const hk_cluster *cl, const char *name)
+{
+    char table[256];
+    int line, mirror;
+    const char *c2 = strrchr(name, ':');
+    if (!c2)
+        return -1;
+    const char *c1 = c2 - 1;
+    while (c1 > name && *c1 != ':')
+        c1--;
+    if (c1 <= name || sscanf(c1 + 1, "%d:%d", &line, &mirror) != 2)
+        return -1;
+    snprintf(table, sizeof table, "%.*s", (int)(c1 - name), name);
+    const hk_table *t = hk_cluster_find_table(cl, table);
+    if (!t || line < 1 || line > t->nlines || mirror < 1 || mirror > t->lines[line - 1].a.n)
+        return -1;
+    return t->lines[line - 1].host[mirror - 1];
+}
+
+static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double window_s,
+                   hk_calib_host *o)
+{
+    const hk_settings *set = &cl->set;
+    double ev = 0;
+    for (int k = 0; k < HK_EV_N; k++)
+        ev += s->c[k];
+    double ping_s = (double)set->ping_us / 1e6;
+    o->pings_est = 0;
+    if (!s->by_agent && cl->hosts[h].in_ha && ping_s > 0 && window_s > 0) {
+        /* a ping goes out after ping_s without an answer: with events at rate ev/window (a
+         * Poisson guess), one interval in exp(rate x ping_s) is idle */
+        double idle = exp(-ev / window_s * ping_s), p = window_s / ping_s * idle;
+        o->pings_est = p < s->c[HK_EV_SUCCESS] ? p : s->c[HK_EV_SUCCESS];
+    }
+    double total_ms = s->total_ms;
+    int have_total = s->have_total;
+    if (!have_total && s->have_msecs && cl->dialect == HK_DIALECT_SPHINX2) {
+        total_ms = s->msecs * ev; /* 2.2.11 prints the mean over events, pings included */
+        have_total = 1;
+    }
+    double timed = ev - o->pings_est, qt = s->c[HK_EV_QUERY_TIMEOUT],
+           ct = s->c[HK_EV_CONNECT_TIMEOUT], answered = timed - qt - ct;
+    o->attempts = timed > 0 ? timed : 0;
+    o->window_s = window_s;
+    o->p_timeout = timed > 0 ? (qt + ct) / timed : 0;
+    o->p_refuse = timed > 0 ? s->c[HK_EV_CONNECT_FAILURE] / timed : 0;
+    o->p_warning = timed > 0 ? s->c[HK_EV_WARNING] / timed : 0;
+    o->mean_ms = -1;
+    if (have_total && answered > 0) {
+        double t = total_ms - qt * (double)set->query_timeout_us / 1e3 -
+                   ct * (double)set->connect_timeout_us / 1e3;
+        o->mean_ms = t > 0 ? t / answered : 0;
+    }
+    o->rtt_ms = s->connect_count > 0 ? s->connect_avg_ms : -1;
+}
+
+int hk_calib(const hk_status_file *st, const hk_cluster *cl, hk_calib_host **out)
+{
+    hk_calib_host *o = calloc((size_t)cl->nhosts + 1, sizeof *o);
+    hk_sthost *acc = calloc((size_t)cl->nhosts + 1, sizeof *acc);
+    if (!o || !acc) {
+        free(o);
+        free(acc);
+        return -1;
+    }
+    double window_s = (double)st->periods * (double)(st->period_s ? st->period_s : cl->set.karma_s);
+    for (int i = 0; i < st->nhosts; i++) {
+        const hk_sthost *e = &st->h[i];
+        int h = e->by_agent ? host_of_entry(cl, e->name) : hk_cluster_find_host(cl, e->name);
+        if (h < 0)
+            continue;
+        acc[h].by_agent |= e->by_agent;
+        add(&acc[h], e);
+        o[h].found = 1;
+    }
+    for (int h = 0; h < cl->nhosts; h++) {
+        if (!o[h].found)
+            continue;
+        derive(cl, h, &acc[h], acc[h].by_agent ? 0 : window_s, &o[h]);
+        if (acc[h].by_agent)
+            snprintf(o[h].source, sizeof o[h].source, "SHOW STATUS agent rows (lifetime)");
+        else
+            snprintf(o[h].source, sizeof o[h].source, "SHOW AGENT STATUS, %d periods of %lld s",
+                     st->periods, (long long)(st->period_s ? st->period_s : cl->set.karma_s));
+    }
+    free(acc);
+    *out = o;
+    return 0;
+}

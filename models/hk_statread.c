@@ -1,0 +1,233 @@
+/* hk_statread: reading a saved SHOW AGENT STATUS / SHOW STATUS (see hk_statread.h). */
+#include "hk_statread.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LIFETIME_MAX 10000       /* SHOW STATUS per-agent rows kept (linear lookup) */
+
+static const char *const counters[] = {
+    "query_timeouts", "connect_timeouts", "connect_failures", "network_errors", "wrong_query",
+    "wrong_replies", "unexpected_closings", "warnings", "succeeded_queries", "total_query_time",
+    "connect_count", "connect_avg", "connect_max", NULL};
+static const int ev_of[] = {HK_EV_QUERY_TIMEOUT, HK_EV_CONNECT_TIMEOUT, HK_EV_CONNECT_FAILURE,
+                            HK_EV_NETWORK_ERROR, HK_EV_WRONG_QUERY, HK_EV_WRONG_REPLY,
+                            HK_EV_UNEXPECTED_CLOSE, HK_EV_WARNING, HK_EV_SUCCESS};
+
+typedef struct rd {
+    hk_status_file *s;
+    int *window;                 /* per host: the widest window stored so far */
+    int cap;
+    const char *file;
+    int line;
+    hk_err *err;
+} rd;
+
+static int all_digits(const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+static hk_sthost *host(rd *x, long i)
+{
+    if (i >= x->cap) {
+        int cap = x->cap ? x->cap : 16;
+        while (cap <= i)
+            cap *= 2;
+        hk_sthost *h = realloc(x->s->h, (size_t)cap * sizeof *h);
+        int *w = realloc(x->window, (size_t)cap * sizeof *w);
+        if (h)
+            x->s->h = h;
+        if (w)
+            x->window = w;
+        if (!h || !w)
+            return NULL;
+        memset(h + x->cap, 0, (size_t)(cap - x->cap) * sizeof *h);
+        memset(w + x->cap, 0, (size_t)(cap - x->cap) * sizeof *w);
+        x->cap = cap;
+    }
+    if (i >= x->s->nhosts)
+        x->s->nhosts = (int)i + 1;
+    return &x->s->h[i];
+}
+
+/* A counter value into h (k: index in counters[]). Manticore's window rows: connect_failures
+ * and network_errors are count/10 shown with two implied decimals (x1000 back, to within 10). */
+static void set_counter(rd *x, hk_sthost *h, int k, const char *v, int window)
+{
+    double d = atof(v);
+    int mant_window = x->s->layout == HK_LAYOUT_MANTICORE && window > 0;
+    if (k < 9) {
+        if (mant_window && (k == 2 || k == 3))
+            d *= 1000;
+        h->c[ev_of[k]] = d;
+        h->have_qt |= k == 0;
+    } else if (k == 9) {
+        h->total_ms = window > 0 ? d / 1000.0 : d; /* window rows: us; SHOW STATUS: ms */
+        h->have_total = !mant_window;             /* Manticore's windows never sum it */
+    } else if (k == 10) {
+        h->connect_count = d;
+    } else if (k == 11) {
+        h->connect_avg_ms = window > 0 ? d / 1000.0 : d;
+    }
+}
+
+/* ag_N_Pperiods_NAME or ag_N_NAME */
+static int agent_row(rd *x, const char *key, const char *v)
+{
+    char *end;
+    long n = strtol(key + 3, &end, 10);
+    if (end == key + 3 || *end != '_' || n < 0 || n >= HK_STATREAD_HOSTS_MAX)
+        return 0;
+    const char *rest = end + 1;
+    hk_sthost *h = host(x, n);
+    if (!h)
+        return hk_err_set(x->err, x->file, x->line, 1, "out of memory");
+    if (!strcmp(rest, "hostname")) {
+        snprintf(h->name, sizeof h->name, "%s", v);
+        return 0;
+    }
+    if (!strcmp(rest, "ping") || !strcmp(rest, "has_perspool") || !strcmp(rest, "need_resolve"))
+        x->s->layout = HK_LAYOUT_MANTICORE;
+    long p = strtol(rest, &end, 10);
+    if (end == rest || strncmp(end, "periods_", 8) || p < 1 || p > 16 || p < x->window[n])
+        return 0;
+    x->window[n] = (int)p;
+    if ((int)p > x->s->periods)
+        x->s->periods = (int)p;
+    for (int k = 0; counters[k]; k++)
+        if (!strcmp(end + 8, counters[k]))
+            set_counter(x, h, k, v, (int)p);
+    if (!strcmp(end + 8, "msecsperqueryy") && strcmp(v, "n/a")) { /* 2.2.11: total / events */
+        h->msecs = atof(v);
+        h->have_msecs = 1;
+    }
+    return 0;
+}
+
+/* SHOW STATUS: ag_TABLE_LINE_MIRROR_NAME (Manticore's lifetime counters of one agent entry). */
+static int lifetime_row(rd *x, const char *key, const char *v)
+{
+    for (int k = 0; counters[k]; k++) {
+        size_t kl = strlen(counters[k]), n = strlen(key);
+        if (n <= kl + 5 || strcmp(key + n - kl, counters[k]) || key[n - kl - 1] != '_')
+            continue;
+        const char *m = key + n - kl - 2, *lo;
+        while (m > key && isdigit((unsigned char)m[-1]))
+            m--;
+        lo = m - 2;
+        while (lo > key && isdigit((unsigned char)lo[0]))
+            lo--;
+        if (!all_digits(m, (size_t)(key + n - kl - 1 - m)) || m[-1] != '_' ||
+            !all_digits(lo + 1, (size_t)(m - 1 - lo - 1)) || *lo != '_' || lo <= key + 3)
+            return 0;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s:%.*s:%.*s", (int)(lo - key - 3), key + 3,
+                 (int)(m - 1 - lo - 1), lo + 1, (int)(key + n - kl - 1 - m), m);
+        int i = 0;
+        while (i < x->s->nhosts && strcmp(x->s->h[i].name, name))
+            i++;
+        if (i == LIFETIME_MAX)
+            return hk_err_set(x->err, x->file, x->line, 1, "at most %d agent entries", LIFETIME_MAX);
+        hk_sthost *h = host(x, i);
+        if (!h)
+            return hk_err_set(x->err, x->file, x->line, 1, "out of memory");
+        snprintf(h->name, sizeof h->name, "%s", name);
+        h->by_agent = 1;
+        x->s->layout = HK_LAYOUT_MANTICORE;
+        set_counter(x, h, k, v, 0);
+        return 0;
+    }
+    return 0;
+}
+
+/* One "KEY<TAB>VALUE" or "| KEY | VALUE |" line into key and value (trimmed, in place). */
+static int split(char *s, char **key, char **val)
+{
+    char *bar = NULL;
+    if (*s == '|') {
+        s++;
+        bar = strchr(s, '|');
+    }
+    char *sep = bar ? bar : strchr(s, '\t');
+    if (!sep)
+        return -1;
+    *sep = 0;
+    char *v = sep + 1, *e;
+    if (bar && (e = strrchr(v, '|')))
+        *e = 0;
+    while (*s == ' ')
+        s++;
+    while (*v == ' ')
+        v++;
+    for (e = s + strlen(s); e > s && e[-1] == ' '; e--)
+        *--e = 0;
+    for (e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\r'); )
+        *--e = 0;
+    *key = s;
+    *val = v;
+    return 0;
+}
+
+static int line(rd *x, char *s)
+{
+    char *k, *v;
+    if (!*s || *s == '+' || *s == '#' || !strncmp(s, "--", 2) || !strncmp(s, "mysql:", 6))
+        return 0;
+    if (split(s, &k, &v) < 0)
+        return hk_err_set(x->err, x->file, x->line, 1, "expected KEY<TAB>VALUE (mysql -B) or "
+                          "| KEY | VALUE | (the mysql table)");
+    if (!strcmp(k, "status_period_seconds"))
+        x->s->period_s = atoll(v);
+    if (strncmp(k, "ag_", 3))
+        return 0;
+    size_t d = strspn(k + 3, "0123456789");
+    return d && k[3 + d] == '_' ? agent_row(x, k, v) : lifetime_row(x, k, v);
+}
+
+int hk_statread(const char *text, size_t len, const char *file, hk_status_file *out,
+                hk_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->layout = HK_LAYOUT_SPHINX2;
+    rd x = {out, NULL, 0, file, 0, err};
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return hk_err_set(err, file, 0, 0, "out of memory");
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    int rc = 0;
+    for (char *s = buf, *e; rc == 0 && s < buf + len; s = e + 1) {
+        e = memchr(s, '\n', (size_t)(buf + len - s));
+        if (!e)
+            e = buf + len;
+        *e = 0;
+        x.line++;
+        if (memchr(s, '\0', (size_t)(e - s)) != NULL && (size_t)(e - s) != strlen(s))
+            rc = hk_err_set(err, file, x.line, 1, "a NUL byte");
+        else
+            rc = line(&x, s);
+    }
+    free(buf);
+    free(x.window);
+    if (rc == 0 && out->nhosts == 0)
+        rc = hk_err_set(err, file, 1, 1, "expected SHOW AGENT STATUS rows (ag_N_hostname, "
+                        "ag_N_15periods_...) or SHOW STATUS agent rows (ag_TABLE_1_1_...)");
+    if (rc < 0)
+        hk_status_file_free(out);
+    return rc;
+}
+
+void hk_status_file_free(hk_status_file *s)
+{
+    free(s->h);
+    s->h = NULL;
+    s->nhosts = 0;
+}

@@ -1,0 +1,41 @@
+/* hk_statread: a saved SHOW AGENT STATUS (or SHOW STATUS) read back — the mysql client's
+ * tab-separated output (-B, -e, with or without its header) and its boxed table output, from
+ * Sphinx 2.2.11 or Manticore (the layout is detected) — and what it says of each host: counters
+ * of the widest window, or Manticore's lifetime per-agent counters of SHOW STATUS. Pure: reads a
+ * buffer the caller owns. */
+#ifndef HK_STATREAD_H
+#define HK_STATREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hk_dash.h"
+#include "hk_err.h"
+#include "hk_variant.h"
+
+#define HK_STATREAD_HOSTS_MAX 100000
+
+typedef struct hk_sthost {
+    char name[256];              /* "host:port"; for SHOW STATUS rows "TABLE:LINE:MIRROR" */
+    int by_agent;                /* SHOW STATUS lifetime row (pings not counted) */
+    double c[HK_EV_N];           /* counters (HK_EV_*) */
+    double total_ms;             /* total_query_time, ms */
+    double connect_count, connect_avg_ms;
+    int have_total, have_qt;     /* the rows said so (Manticore's window misprints them) */
+    double msecs;                /* 2.2.11's msecsperqueryy: total time / events, ms */
+    int have_msecs;
+} hk_sthost;
+
+typedef struct hk_status_file {
+    hk_layout layout;
+    int periods;                 /* the window read (15, 5 or 1; 0 for lifetime rows) */
+    int64_t period_s;            /* status_period_seconds (0 if absent) */
+    int nhosts;
+    hk_sthost *h;                /* owned */
+} hk_status_file;
+
+/* Read text (len bytes, file for messages). 0, or -1 with err at file:line:col. */
+int hk_statread(const char *text, size_t len, const char *file, hk_status_file *out,
+                hk_err *err);
+void hk_status_file_free(hk_status_file *s);
+
+#endif

@@ -1,0 +1,273 @@
+/* hasim_init: `hasim init --config FILE [--status FILE] [--log FILE] [--out FILE]` — a complete,
+ * commented scenario from production files: the config's distributed tables (by reference), one
+ * mirror section per host measured in a saved SHOW AGENT STATUS / SHOW STATUS (hk_calib), a
+ * default that says it is a guess for the rest, the workload from the query log (replayed as
+ * the trace) or from the status counters, and the variant the status layout implies. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hasim.h"
+#include "hk_calib.h"
+#include "hk_file.h"
+#include "hk_trace.h"
+
+#define P "hasim init"
+#define LOG_TABLES 16
+
+typedef struct init_args {
+    const char *config, *status, *log, *out;
+    int no_exec;
+} init_args;
+
+typedef struct logsum {          /* what the query log holds */
+    long n;
+    int64_t first_us, last_us;
+    int ntables;
+    char tables[LOG_TABLES][128];
+} logsum;
+
+static int usage(void)
+{
+    printf("usage: hasim init --config FILE [--status FILE] [--log FILE] [--out FILE.scn]\n"
+           "  Writes a scenario that runs as is: the config's distributed tables; a mirror\n"
+           "  section per host measured in --status (a saved SHOW AGENT STATUS, or SHOW STATUS\n"
+           "  for Manticore's lifetime agent rows; mysql -B or table output, 2.2.11 or Manticore\n"
+           "  layout), a stated guess for hosts it lacks; the workload from --log (a searchd\n"
+           "  query log, replayed as the trace) or from the status counters; the variant the\n"
+           "  status layout implies. Without --out the scenario goes to stdout.\n"
+           "  --no-exec   refuse a config that starts with #! instead of running it\n"
+           "exit codes: 0 written; 1 cannot write; 2 bad command line; 3 bad input (file:line)\n");
+    return 0;
+}
+
+static int parse(int argc, char **argv, init_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char **dst = !strcmp(argv[i], "--config") ? &a->config
+                           : !strcmp(argv[i], "--status") ? &a->status
+                           : !strcmp(argv[i], "--log") ? &a->log
+                           : !strcmp(argv[i], "--out") ? &a->out : NULL;
+        if (!strcmp(argv[i], "--help"))
+            return usage(), -1;
+        if (!strcmp(argv[i], "--no-exec")) {
+            a->no_exec = 1;
+        } else if (dst && i + 1 < argc) {
+            *dst = argv[++i];
+        } else {
+            fprintf(stderr, P ": %s '%s'\n" P ": see hasim init --help\n",
+                    dst ? "option needs a value" : "unknown option", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (!a->config) {
+        fprintf(stderr, P ": expected --config FILE\n" P ": see hasim init --help\n");
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int read_log(const char *path, logsum *ls, hk_err *e)
+{
+    hk_trace t;
+    hk_qrec q = {0};
+    memset(ls, 0, sizeof *ls);
+    if (hk_trace_open(&t, path, HK_TRACE_AUTO, NULL, e) < 0)
+        return -1;
+    int r;
+    while ((r = hk_trace_next(&t, &q, e)) == 1) {
+        if (!ls->n++)
+            ls->first_us = q.t_us;
+        ls->last_us = q.t_us > ls->last_us ? q.t_us : ls->last_us;
+        int k = 0;
+        while (k < ls->ntables && strcmp(ls->tables[k], q.table))
+            k++;
+        if (k == ls->ntables && k < LOG_TABLES)
+            snprintf(ls->tables[ls->ntables++], sizeof ls->tables[0], "%s", q.table);
+    }
+    hk_trace_close(&t);
+    return r < 0 ? -1 : 0;
+}
+
+/* A lognormal of sigma 0.3 with this mean: median = mean / exp(sigma^2 / 2). */
+static void service(FILE *o, const hk_calib_host *c, const hk_settings *set)
+{
+    double median = c->mean_ms / exp(0.045);
+    if (c->p_timeout > 0)
+        fprintf(o, "    service = mix(%.6f lognormal(median=%.3fms, sigma=0.3), %.6f constant(%lldms))"
+                "   # mean %.3f ms measured; %.4f%% timed out (kept as replies slower than "
+                "agent_query_timeout); the shape is a guess\n", 1 - c->p_timeout, median,
+                c->p_timeout, (long long)(2 * set->query_timeout_us / 1000), c->mean_ms,
+                100 * c->p_timeout);
+    else
+        fprintf(o, "    service = lognormal(median=%.3fms, sigma=0.3)   # mean %.3f ms measured; "
+                "the shape is a guess\n", median, c->mean_ms);
+}
+
+static void mirror_section(FILE *o, const hk_cluster *cl, int h, const hk_calib_host *c)
+{
+    fprintf(o, "mirror %s {   # %s: %.0f timed attempts", cl->hosts[h].name, c->source,
+            c->attempts);
+    if (c->pings_est > 0)
+        fprintf(o, " (%.0f events less ~%.0f pings)", c->attempts + c->pings_est, c->pings_est);
+    fprintf(o, "\n");
+    if (c->mean_ms >= 0)
+        service(o, c, &cl->set);
+    else
+        fprintf(o, "    service = lognormal(median=10ms, sigma=0.5)   # a guess: the status has "
+                "no query time for it (Manticore's SHOW AGENT STATUS never sums it; save SHOW "
+                "STATUS too, its ag_TABLE_LINE_MIRROR_ rows have it)\n");
+    if (c->rtt_ms > 0)
+        fprintf(o, "    rtt = constant(%.3fms)   # connect_avg\n", c->rtt_ms);
+    if (c->p_refuse > 0)
+        fprintf(o, "    refuse = %.6f   # connect_failures\n", c->p_refuse);
+    if (c->p_warning > 0)
+        fprintf(o, "    warnings = %.6f\n", c->p_warning);
+    fprintf(o, "    # threads: not in the status (it does not show concurrency): no queue\n}\n");
+}
+
+/* The busiest table by the status: timed attempts of its first line, per second. */
+static double status_rate(const hk_cluster *cl, const hk_calib_host *c, int *table)
+{
+    double best = -1;
+    for (int t = 0; t < cl->ntables; t++) {
+        const hk_line_conf *l = &cl->tables[t].lines[0];
+        double sum = 0, w = 0;
+        for (int j = 0; cl->tables[t].nlines && j < l->a.n; j++) {
+            sum += c[l->host[j]].attempts;
+            w = c[l->host[j]].window_s > w ? c[l->host[j]].window_s : w;
+        }
+        if (w > 0 && sum / w > best) {
+            best = sum / w;
+            *table = t;
+        }
+    }
+    return best;
+}
+
+static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk_calib_host *c,
+                     const logsum *ls)
+{
+    if (a->log) {
+        double span = (double)(ls->last_us - ls->first_us) / 1e6;
+        fprintf(o, "# the query log, replayed: %ld searches over %.1f s from %d table name(s)\n",
+                ls->n, span, ls->ntables);
+        fprintf(o, "workload {\n    arrivals = trace(%s)\n    duration = %llds\n", a->log,
+                (long long)ceil(span) + 1);
+        for (int k = 0; k < ls->ntables; k++)
+            if (!hk_cluster_find_table(cl, ls->tables[k]) && cl->ntables == 1)
+                fprintf(o, "    table_map = %s=%s   # the log's name for the config's table\n",
+                        ls->tables[k], cl->tables[0].name);
+            else if (!hk_cluster_find_table(cl, ls->tables[k]))
+                fprintf(o, "    # the log's table '%s' is not in the config: add a table_map "
+                        "entry (LOG=CONFIG) or its queries count as unknown\n", ls->tables[k]);
+        fprintf(o, "}\n");
+        return;
+    }
+    int t = 0;
+    double rate = c ? status_rate(cl, c, &t) : -1;
+    if (rate > 0)
+        fprintf(o, "workload { arrivals = poisson(%.3f/s)  duration = 10m  table = %s }   # the "
+                "status's attempts per second on the busiest table's first agent line\n", rate,
+                cl->tables[t].name);
+    else
+        fprintf(o, "workload { arrivals = poisson(100/s)  duration = 10m  table = %s }   # a "
+                "guess: give --log or --status for the real load\n", cl->tables[0].name);
+}
+
+static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
+                          const hk_status_file *st, const hk_calib_host *c, const logsum *ls)
+{
+    char abs[PATH_MAX];
+    const char *cfg = realpath(a->config, abs) ? abs : a->config;
+    fprintf(o, "# Written by `hasim init` from --config %s%s%s%s%s: a first model of this cluster.\n"
+            "# Each mirror says where its numbers come from; 'a guess' marks what production did\n"
+            "# not tell. Run it: build/hasim THIS.scn   (--variant all, --strategy all, or\n"
+            "# build/hasim sweep THIS.scn --grid '...' to ask what-if questions).\n", a->config,
+            a->status ? " --status " : "", a->status ? a->status : "", a->log ? " --log " : "",
+            a->log ? a->log : "");
+    fprintf(o, "sim { config = %s  variant = %s  seed = 1%s }\n\n", cfg,
+            st && st->layout == HK_LAYOUT_SPHINX2 ? "sphinx2" : "manticore",
+            a->log ? "  start = trace" : "");
+    int missing = 0;
+    for (int h = 0; h < cl->nhosts; h++) {
+        if (c && c[h].found)
+            mirror_section(o, cl, h, &c[h]);
+        else
+            missing++;
+    }
+    if (missing)
+        fprintf(o, "mirror default { service = lognormal(median=10ms, sigma=0.5) }   # a guess: "
+                "%d host(s) %s\n", missing, c ? "not in the status" : "(no --status given)");
+    fprintf(o, "\n");
+    workload(o, a, cl, c, ls);
+    return ferror(o) ? -1 : 0;
+}
+
+static int load_cluster(const init_args *a, const hk_status_file *st, hk_cluster **cl, hk_err *e)
+{
+    char *text = NULL;
+    size_t len;
+    int ran;
+    hk_conf *conf = NULL;
+    hk_warns w = {0};
+    if (hk_config_read(a->config, !a->no_exec, &text, &len, &ran, e) < 0 ||
+        hk_conf_parse(text, len, a->config, &conf, e) < 0) {
+        free(text);
+        return -1;
+    }
+    hk_dialect d = st && st->layout == HK_LAYOUT_SPHINX2 ? HK_DIALECT_SPHINX2 : HK_DIALECT_MANTICORE;
+    int rc = hk_cluster_from_conf(conf, NULL, d, cl, e, &w);
+    hasim_print_warns(&w);
+    if (rc == 0 && !(*cl)->ntables)
+        rc = hk_err_set(e, a->config, 1, 1, "expected at least one distributed table with agents");
+    hk_conf_free(conf);
+    free(text);
+    return rc;
+}
+
+int hasim_init(int argc, char **argv)
+{
+    init_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    hk_err e;
+    hk_status_file st = {0};
+    hk_cluster *cl = NULL;
+    hk_calib_host *c = NULL;
+    logsum ls = {0};
+    char *buf = NULL;
+    size_t len;
+    rc = EXIT_INPUT;
+    if ((a.status && (hk_file_read(a.status, &buf, &len, &e) < 0 ||
+                      hk_statread(buf, len, a.status, &st, &e) < 0)) ||
+        load_cluster(&a, a.status ? &st : NULL, &cl, &e) < 0 ||
+        (a.log && read_log(a.log, &ls, &e) < 0)) {
+        hasim_print_err(&e);
+    } else if (a.status && hk_calib(&st, cl, &c) < 0) {
+        rc = EXIT_RUN;
+    } else if (!a.out) {
+        rc = write_scenario(stdout, &a, cl, a.status ? &st : NULL, c, &ls) < 0 ? EXIT_RUN : 0;
+    } else {
+        char dir[1024];
+        const char *slash = strrchr(a.out, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a.out) : 1, slash ? a.out : ".");
+        hk_out o;
+        rc = hk_out_open(&o, dir, slash ? slash + 1 : a.out, &e) < 0 ? EXIT_RUN : 0;
+        if (!rc && (write_scenario(o.f, &a, cl, a.status ? &st : NULL, c, &ls) < 0 ||
+                    hk_out_commit(&o, &e) < 0))
+            rc = EXIT_RUN;
+        if (rc)
+            hasim_print_err(&e);
+        else
+            printf("wrote %s: run it with build/hasim %s\n", a.out, a.out);
+    }
+    free(buf);
+    free(c);
+    hk_status_file_free(&st);
+    if (cl)
+        hk_cluster_free(cl);
+    return rc;
+}
