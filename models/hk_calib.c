@@ -15,6 +15,10 @@ static void add(hk_sthost *acc, const hk_sthost *e)
     acc->have_total |= e->have_total;
     acc->have_qt |= e->have_qt;
     acc->msecs = e->msecs; /* one window row per host: not summed */
+    acc->ev1 += e->ev1;
+    acc->ev5 += e->ev5;
+    acc->have1 |= e->have1;
+    acc->have5 |= e->have5;
     acc->have_msecs |= e->have_msecs;
     acc->connect_avg_ms = (acc->connect_avg_ms * acc->connect_count +
                            e->connect_avg_ms * e->connect_count) /
@@ -43,20 +47,41 @@ static int host_of_entry(const hk_cluster *cl, const char *name)
     return t->lines[line - 1].host[mirror - 1];
 }
 
-static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double window_s,
-                   hk_calib_host *o)
+/* The time the widest window really covers. "P periods" sum P blocks, or P+1 in the first half
+ * of the newest (capped at 15), the newest one partly: the 1- and 5-period windows hold the same
+ * partial block and differ by exactly 4 whole periods, so (events(5) - events(1)) / 4 periods
+ * is the rate, whatever the phase; the span of the widest follows. */
+static double span_of(const hk_sthost *s, double ev, double window_s, int periods, double k_s)
+{
+    (void)periods;
+    if (!s->have1 || !s->have5 || s->ev5 <= s->ev1)
+        return window_s;
+    double rate = (s->ev5 - s->ev1) / (4 * k_s);
+    return ev / rate;
+}
+
+static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double window_s, int periods,
+                   double k_s, hk_calib_host *o)
 {
     const hk_settings *set = &cl->set;
     double ev = 0;
     for (int k = 0; k < HK_EV_N; k++)
         ev += s->c[k];
+    if (window_s > 0)
+        window_s = span_of(s, ev, window_s, periods, k_s);
     double ping_s = (double)set->ping_us / 1e6;
     o->pings_est = 0;
     if (!s->by_agent && cl->hosts[h].in_ha && ping_s > 0 && window_s > 0) {
-        /* a ping goes out after ping_s without an answer: with events at rate ev/window (a
-         * Poisson guess), one interval in exp(rate x ping_s) is idle */
-        double idle = exp(-ev / window_s * ping_s), p = window_s / ping_s * idle;
-        o->pings_est = p < s->c[HK_EV_SUCCESS] ? p : s->c[HK_EV_SUCCESS];
+        /* a ping goes out after ping_s without an answer: with queries (events less pings) at
+         * a Poisson rate, exp(-rate x ping_s) of the intervals are idle; pings are events
+         * too, so solve p = window/ping x exp(-(events - p)/window x ping) by iteration */
+        double p = window_s / ping_s, succ = s->c[HK_EV_SUCCESS];
+        for (int it = 0; it < 50; it++) {
+            double q = ev - p > 0 ? ev - p : 0;
+            p = window_s / ping_s * exp(-q / window_s * ping_s);
+            p = p < succ ? p : succ;
+        }
+        o->pings_est = p;
     }
     double total_ms = s->total_ms;
     int have_total = s->have_total;
@@ -89,7 +114,8 @@ int hk_calib(const hk_status_file *st, const hk_cluster *cl, hk_calib_host **out
         free(acc);
         return -1;
     }
-    double window_s = (double)st->periods * (double)(st->period_s ? st->period_s : cl->set.karma_s);
+    double k_s = (double)(st->period_s ? st->period_s : cl->set.karma_s);
+    double window_s = (double)st->periods * k_s;
     for (int i = 0; i < st->nhosts; i++) {
         const hk_sthost *e = &st->h[i];
         int h = e->by_agent ? host_of_entry(cl, e->name) : hk_cluster_find_host(cl, e->name);
@@ -102,7 +128,7 @@ int hk_calib(const hk_status_file *st, const hk_cluster *cl, hk_calib_host **out
     for (int h = 0; h < cl->nhosts; h++) {
         if (!o[h].found)
             continue;
-        derive(cl, h, &acc[h], acc[h].by_agent ? 0 : window_s, &o[h]);
+        derive(cl, h, &acc[h], acc[h].by_agent ? 0 : window_s, st->periods, k_s, &o[h]);
         if (acc[h].by_agent)
             snprintf(o[h].source, sizeof o[h].source, "SHOW STATUS agent rows (lifetime)");
         else

@@ -2,16 +2,18 @@
  * Manticore's SHOW STATUS agent rows, hk_statread) for every host of a config's cluster.
  *   mean query time  total_query_time over the timed attempts. Pings count as events but add no
  *                    time; they go only to hosts of HA lines, and only to idle ones (no answer
- *                    for ha_ping_interval), so the estimate is pings = min(successes,
- *                    window / ping x exp(-rate x ping)) with rate = events / window, the share
- *                    of ping intervals without an event if events were Poisson: all of them for
- *                    an idle host, none for a busy one. The window must be full (uptime of at
+ *                    for ha_ping_interval), so the estimate solves pings = min(successes,
+ *                    window / ping x exp(-rate x ping)) with rate = (events - pings) / window,
+ *                    the share of ping intervals without a query if queries were Poisson: all
+ *                    of them for an idle host, none for a busy one. The window must be full (uptime of at
  *                    least its periods x ha_period_karma), or rates come out low. Timed-out attempts' time (query timeouts x
  *                    agent_query_timeout, connect timeouts x agent_connect_timeout) is taken out
  *                    of the total and their rate kept apart.
  *   failure rates    query and connect timeouts, refused connects over the timed attempts.
  *   network time     connect_avg (a connect costs one round trip).
- *   load             timed attempts per second of the window, per agent line.
+ *   load             timed attempts per second, per agent line: the rate is the difference of
+ *                    the 5- and 1-period windows over the 4 whole periods between them, so it
+ *                    does not depend on where in its block the status was taken.
  * Manticore's SHOW AGENT STATUS windows never sum query time (see README, "What a real Manticore
  * does"): from that layout a mean needs the SHOW STATUS agent rows (lifetime, no pings). Pure. */
 #ifndef HK_CALIB_H

@@ -97,7 +97,15 @@ static int agent_row(rd *x, const char *key, const char *v)
     if (!strcmp(rest, "ping") || !strcmp(rest, "has_perspool") || !strcmp(rest, "need_resolve"))
         x->s->layout = HK_LAYOUT_MANTICORE;
     long p = strtol(rest, &end, 10);
-    if (end == rest || strncmp(end, "periods_", 8) || p < 1 || p > 16 || p < x->window[n])
+    if (end == rest || strncmp(end, "periods_", 8) || p < 1 || p > 16)
+        return 0;
+    for (int k = 0; (p == 1 || p == 5) && k < 9; k++)
+        if (!strcmp(end + 8, counters[k])) {
+            int tenth = x->s->layout == HK_LAYOUT_MANTICORE && (k == 2 || k == 3);
+            *(p == 1 ? &h->ev1 : &h->ev5) += atof(v) * (tenth ? 1000 : 1);
+            *(p == 1 ? &h->have1 : &h->have5) = 1;
+        }
+    if (p < x->window[n])
         return 0;
     x->window[n] = (int)p;
     if ((int)p > x->s->periods)

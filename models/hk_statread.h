@@ -21,6 +21,9 @@ typedef struct hk_sthost {
     double total_ms;             /* total_query_time, ms */
     double connect_count, connect_avg_ms;
     int have_total, have_qt;     /* the rows said so (Manticore's window misprints them) */
+    double ev1, ev5;             /* events in the 1- and 5-period windows (their spans differ
+                                    by exactly 4 periods, whatever the phase) */
+    int have1, have5;
     double msecs;                /* 2.2.11's msecsperqueryy: total time / events, ms */
     int have_msecs;
 } hk_sthost;

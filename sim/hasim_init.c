@@ -16,8 +16,8 @@
 #define LOG_TABLES 16
 
 typedef struct init_args {
-    const char *config, *status, *log, *out;
-    int no_exec;
+    const char *config, *status, *log, *out, *variant;
+    int no_exec, var;            /* var: --variant's id, -1 = the status layout's */
 } init_args;
 
 typedef struct logsum {          /* what the query log holds */
@@ -30,12 +30,15 @@ typedef struct logsum {          /* what the query log holds */
 static int usage(void)
 {
     printf("usage: hasim init --config FILE [--status FILE] [--log FILE] [--out FILE.scn]\n"
+           "                  [--variant NAME] [--no-exec]\n"
            "  Writes a scenario that runs as is: the config's distributed tables; a mirror\n"
            "  section per host measured in --status (a saved SHOW AGENT STATUS, or SHOW STATUS\n"
            "  for Manticore's lifetime agent rows; mysql -B or table output, 2.2.11 or Manticore\n"
            "  layout), a stated guess for hosts it lacks; the workload from --log (a searchd\n"
            "  query log, replayed as the trace) or from the status counters; the variant the\n"
            "  status layout implies. Without --out the scenario goes to stdout.\n"
+           "  --variant   read the config as this variant's searchd does (default: the status\n"
+           "              layout's: sphinx2 for 2.2.11, else manticore)\n"
            "  --no-exec   refuse a config that starts with #! instead of running it\n"
            "exit codes: 0 written; 1 cannot write; 2 bad command line; 3 bad input (file:line)\n");
     return 0;
@@ -44,11 +47,13 @@ static int usage(void)
 static int parse(int argc, char **argv, init_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->var = -1;
     for (int i = 1; i < argc; i++) {
         const char **dst = !strcmp(argv[i], "--config") ? &a->config
                            : !strcmp(argv[i], "--status") ? &a->status
                            : !strcmp(argv[i], "--log") ? &a->log
-                           : !strcmp(argv[i], "--out") ? &a->out : NULL;
+                           : !strcmp(argv[i], "--out") ? &a->out
+                           : !strcmp(argv[i], "--variant") ? &a->variant : NULL;
         if (!strcmp(argv[i], "--help"))
             return usage(), -1;
         if (!strcmp(argv[i], "--no-exec")) {
@@ -60,6 +65,12 @@ static int parse(int argc, char **argv, init_args *a)
                     dst ? "option needs a value" : "unknown option", argv[i]);
             return EXIT_USAGE;
         }
+    }
+    a->var = a->variant ? hk_variant_find(a->variant) : -1;
+    if (a->variant && a->var < 0) {
+        fprintf(stderr, P ": --variant: expected manticore, manticore-fixed, sphinx2 or "
+                "documented, got '%s'\n", a->variant);
+        return EXIT_USAGE;
     }
     if (!a->config) {
         fprintf(stderr, P ": expected --config FILE\n" P ": see hasim init --help\n");
@@ -109,7 +120,7 @@ static void mirror_section(FILE *o, const hk_cluster *cl, int h, const hk_calib_
 {
     fprintf(o, "mirror %s {   # %s: %.0f timed attempts", cl->hosts[h].name, c->source,
             c->attempts);
-    if (c->pings_est > 0)
+    if (c->pings_est >= 0.5)
         fprintf(o, " (%.0f events less ~%.0f pings)", c->attempts + c->pings_est, c->pings_est);
     fprintf(o, "\n");
     if (c->mean_ms >= 0)
@@ -188,7 +199,8 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
             a->status ? " --status " : "", a->status ? a->status : "", a->log ? " --log " : "",
             a->log ? a->log : "");
     fprintf(o, "sim { config = %s  variant = %s  seed = 1%s }\n\n", cfg,
-            st && st->layout == HK_LAYOUT_SPHINX2 ? "sphinx2" : "manticore",
+            a->var >= 0 ? hk_variant_get(a->var)->name
+            : st && st->layout == HK_LAYOUT_SPHINX2 ? "sphinx2" : "manticore",
             a->log ? "  start = trace" : "");
     int missing = 0;
     for (int h = 0; h < cl->nhosts; h++) {
@@ -217,7 +229,8 @@ static int load_cluster(const init_args *a, const hk_status_file *st, hk_cluster
         free(text);
         return -1;
     }
-    hk_dialect d = st && st->layout == HK_LAYOUT_SPHINX2 ? HK_DIALECT_SPHINX2 : HK_DIALECT_MANTICORE;
+    int s2 = a->var >= 0 ? a->var == HK_VAR_SPHINX2 : st && st->layout == HK_LAYOUT_SPHINX2;
+    hk_dialect d = s2 ? HK_DIALECT_SPHINX2 : HK_DIALECT_MANTICORE;
     int rc = hk_cluster_from_conf(conf, NULL, d, cl, e, &w);
     hasim_print_warns(&w);
     if (rc == 0 && !(*cl)->ntables)

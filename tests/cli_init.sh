@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Integration: hasim init. A run's SHOW AGENT STATUS (mysql -B form, then the mysql table form)
+# plus its config gives a scenario that runs as is and predicts the run's per-mirror shares;
+# a sphinxql query log becomes the trace, with the table map written; hosts the status lacks get
+# a default that says it is a guess; bad input names file:line and leaves no scenario.
+set -u
+B=$1; S=$2
+[ -x "$B/hasim" ] || { echo "FAIL: $B/hasim is missing"; exit 1; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+H="$B/hasim"
+share() { awk -F, -v m="$2" '$3 == m {print $5}' "$1/summary.csv"; }
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {d = a - b; exit !(d <= t && d >= -t)}'; }
+
+# "production": the manual's 10/5/30/3 ms cluster under Sphinx 2.2.11, 20 minutes
+cat > "$T/prod.conf" <<'CONF'
+searchd { ha_period_karma = 60  ha_ping_interval = 1000 }
+index mydist {
+    type        = distributed
+    agent       = box1:9312|box2:9312|box3:9312|box4:9312:shard1
+    ha_strategy = noerrors
+}
+CONF
+cat > "$T/prod.scn" <<SCN
+sim { config = prod.conf  variant = sphinx2  seed = 7 }
+mirror box1:9312 { service = constant(10ms) }
+mirror box2:9312 { service = constant(5ms) }
+mirror box3:9312 { service = constant(30ms) }
+mirror box4:9312 { service = constant(3ms) }
+workload { arrivals = poisson(150/s)  duration = 20m }
+expect { claim = failed < 1% }
+SCN
+$H "$T/prod.scn" --out "$T/prod" --quiet 2> /dev/null
+sed -n '/^Key/,/^$/p' "$T/prod/agent_status.txt" > "$T/status.tsv"
+$H init --config "$T/prod.conf" --status "$T/status.tsv" --out "$T/model.scn" > "$T/init.out" 2>&1
+check "init exits 0 and says what it wrote" '[ $? -eq 0 ] && grep -q "wrote $T/model.scn" "$T/init.out"'
+check "the model reads the layout: sphinx2" 'grep -q "variant = sphinx2" "$T/model.scn"'
+check "each mirror says where its numbers come from" '[ $(grep -c "SHOW AGENT STATUS, 15 periods of 60 s" "$T/model.scn") -eq 4 ]'
+check "box3's mean comes back: 30 ms" 'grep -A1 "^mirror box3" "$T/model.scn" | grep -q "mean 30.000 ms measured"'
+rate=$(sed -n 's/.*poisson(\([0-9.]*\)\/s).*/\1/p' "$T/model.scn")
+check "the load comes back: 150/s within 3.5% ($rate)" 'near "$rate" 150 5.25'  # 4 min of counts: +-0.5% sd, plus the run's own randomness
+$H "$T/model.scn" --out "$T/model" --quiet 2> /dev/null
+check "the model runs as is" '[ $? -eq 0 ] && [ -s "$T/model/summary.csv" ]'
+for m in box1:9312 box2:9312 box3:9312 box4:9312; do
+  check "$m: predicted share within 1 point ($(share "$T/model" $m) vs $(share "$T/prod" $m))" 'near "$(share "$T/model" $m)" "$(share "$T/prod" $m)" 0.01'
+done
+
+# the mysql table form of the same status
+awk -F'\t' 'BEGIN {print "+------+------+"} NF == 2 {printf "| %s | %s |\n", $1, $2} END {print "+------+------+"}' "$T/status.tsv" > "$T/status.box"
+$H init --config "$T/prod.conf" --status "$T/status.box" > "$T/boxed.scn" 2> /dev/null
+check "boxed output: the same scenario" 'diff <(grep -v "^# Written" "$T/boxed.scn") <(grep -v "^# Written" "$T/model.scn") > /dev/null'
+
+# a sphinxql query log as the workload, under another table name
+for i in $(seq 0 99); do printf '/* Sun Apr 28 12:38:%02d.%03d 2024 conn 2 real 0.010 wall 0.010 found 0 */ SELECT * FROM products WHERE MATCH('"'"'q%d'"'"');\n' $((i / 10)) $(( (i % 10) * 100 )) $i; done > "$T/query.log"
+$H init --config "$T/prod.conf" --status "$T/status.tsv" --log "$T/query.log" --out "$T/logged.scn" > /dev/null 2>&1
+check "log: the trace and the table map" 'grep -q "arrivals = trace($T/query.log)" "$T/logged.scn" && grep -q "table_map = products=mydist" "$T/logged.scn"'
+$H "$T/logged.scn" --out "$T/logged" --quiet 2> /dev/null
+check "log: the 100 searches replayed in simulation" 'grep -q "^queries: 100: answered 100" "$T/logged/report.txt"'
+
+# no status: every mirror a stated guess
+$H init --config "$T/prod.conf" > "$T/guess.scn" 2> /dev/null
+check "no status: a default that says it is a guess" 'grep -q "^mirror default .*# a guess: 4 host(s) (no --status given)" "$T/guess.scn"'
+
+# bad input
+printf 'Key\tValue\nag_0_hostname\tbox1:9312\nnot a row\n' > "$T/bad.tsv"
+$H init --config "$T/prod.conf" --status "$T/bad.tsv" --out "$T/bad.scn" 2> "$T/bad.err"
+check "a bad status line: exit 3 at file:line, no scenario" '[ $? -eq 3 ] && grep -q "bad.tsv:3:1: expected KEY<TAB>VALUE" "$T/bad.err" && [ ! -e "$T/bad.scn" ]'
+$H init --status "$T/status.tsv" 2> "$T/noconf.err"
+check "no --config: exit 2" '[ $? -eq 2 ] && grep -q "expected --config" "$T/noconf.err"'
+
+echo "cli_init: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

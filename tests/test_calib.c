@@ -1,0 +1,140 @@
+/* Reading a saved status back and calibrating mirrors from it: the round trip through hakarma's
+ * own SHOW AGENT STATUS (2.2.11 layout: the means come back to the microsecond, pings estimated
+ * from idleness), the mysql table output, Manticore's layout (detected; its windows hold no query
+ * time, so no mean), Manticore's SHOW STATUS lifetime rows mapped to hosts through the config's
+ * lines, and errors at their line. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_calib.h"
+#include "hk_conf.h"
+#include "hk_status.h"
+#include "hk_test.h"
+
+#define S(x) ((int64_t)(x) * 1000000)
+
+static hk_cluster *cluster(const char *text, hk_dialect d)
+{
+    hk_conf *c = NULL;
+    hk_cluster *cl = NULL;
+    hk_err e;
+    assert_int_equal(hk_conf_parse(text, strlen(text), "t.conf", &c, &e), 0);
+    assert_int_equal(hk_cluster_from_conf(c, NULL, d, &cl, &e, NULL), 0);
+    hk_conf_free(c);
+    return cl;
+}
+
+static const char conf[] = "searchd { ha_period_karma = 10  ha_ping_interval = 1000 }\n"
+                           "index d { type = distributed\n agent = a:9312|b:9312:s\n}\n";
+
+/* Two hosts over 150 s (15 periods of 10 s): a answers 20 queries/s in 8 ms, b is idle and only
+ * pinged (one success per second). */
+static void fill(hk_dash *d)
+{
+    hk_dash_init(&d[0], 10);
+    hk_dash_init(&d[1], 10);
+    for (int64_t t = S(1000); t < S(1150); t += 50000)
+        hk_dash_record(&d[0], t, HK_EV_SUCCESS, t - 8000, 0, 100);
+    for (int64_t t = S(1000); t < S(1150); t += S(1))
+        hk_dash_record(&d[1], t, HK_EV_SUCCESS, t - 300, 1, -1);
+}
+
+static void round_trip_sphinx2(void **st)
+{
+    (void)st;
+    hk_dash d[2];
+    fill(d);
+    hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
+    hk_buf b;
+    hk_buf_init(&b);
+    hk_status_global(&b, hk_variant_get(HK_VAR_SPHINX2), 10, h, 2, S(1150));
+    hk_status_file sf;
+    hk_err e;
+    assert_int_equal(hk_statread(b.s, b.len, "st.txt", &sf, &e), 0);
+    assert_int_equal(sf.layout, HK_LAYOUT_SPHINX2);
+    assert_int_equal(sf.periods, 15);
+    assert_int_equal(sf.nhosts, 2);
+    hk_cluster *cl = cluster(conf, HK_DIALECT_SPHINX2);
+    hk_calib_host *c;
+    assert_int_equal(hk_calib(&sf, cl, &c), 0);
+    int a = hk_cluster_find_host(cl, "a:9312"), bb = hk_cluster_find_host(cl, "b:9312");
+    assert_true(c[a].found && c[bb].found);
+    /* the window: 15 blocks, the last one just begun: 140 s of 20 queries/s */
+    assert_near(c[a].mean_ms, 8.0, 0.01);       /* 2800 queries, no ping subtracted: busy */
+    assert_near(c[a].attempts, 2800, 1);
+    assert_near(c[a].rtt_ms, 0.1, 1e-9);
+    assert_near(c[bb].pings_est, 140, 1);        /* idle: every event a ping */
+    assert_near(c[bb].attempts, 0, 1);
+    free(c);
+    hk_cluster_free(cl);
+    hk_status_file_free(&sf);
+    hk_buf_free(&b);
+}
+
+static void boxed_and_manticore(void **st)
+{
+    (void)st;
+    const char *t = "+-----------------------------------+---------+\n"
+                    "| Key                               | Value   |\n"
+                    "+-----------------------------------+---------+\n"
+                    "| status_period_seconds             | 10      |\n"
+                    "| ag_0_hostname                     | a:9312  |\n"
+                    "| ag_0_ping                         | yes     |\n"
+                    "| ag_0_15periods_msecsperqueryy     | n/a     |\n"
+                    "| ag_0_15periods_connect_failures   | 1.23    |\n"
+                    "| ag_0_15periods_succeeded_queries  | 5000    |\n"
+                    "| ag_0_15periods_total_query_time   | 0       |\n"
+                    "+-----------------------------------+---------+\n";
+    hk_status_file sf;
+    hk_err e;
+    assert_int_equal(hk_statread(t, strlen(t), "st.txt", &sf, &e), 0);
+    assert_int_equal(sf.layout, HK_LAYOUT_MANTICORE);
+    assert_string_equal(sf.h[0].name, "a:9312");
+    assert_near(sf.h[0].c[HK_EV_CONNECT_FAILURE], 1230, 1e-6); /* count/10 at 2 decimals */
+    hk_cluster *cl = cluster(conf, HK_DIALECT_MANTICORE);
+    hk_calib_host *c;
+    assert_int_equal(hk_calib(&sf, cl, &c), 0);
+    assert_true(c[hk_cluster_find_host(cl, "a:9312")].mean_ms < 0); /* windows never sum time */
+    free(c);
+    hk_status_file_free(&sf);
+    /* SHOW STATUS: lifetime rows per agent entry, table_line_mirror */
+    const char *ss = "Counter\tValue\nag_d_1_1_query_timeouts\t0\nag_d_1_1_succeeded_queries\t400\n"
+                     "ag_d_1_1_total_query_time\t4520.000\nag_d_1_2_succeeded_queries\t100\n"
+                     "ag_d_1_2_total_query_time\t3000.000\nag_d_1_2_connect_count\t100\n"
+                     "ag_d_1_2_connect_avg\t0.250\n";
+    assert_int_equal(hk_statread(ss, strlen(ss), "ss.txt", &sf, &e), 0);
+    assert_int_equal(hk_calib(&sf, cl, &c), 0);
+    assert_near(c[hk_cluster_find_host(cl, "a:9312")].mean_ms, 11.3, 1e-9);
+    assert_near(c[hk_cluster_find_host(cl, "b:9312")].mean_ms, 30.0, 1e-9);
+    assert_near(c[hk_cluster_find_host(cl, "b:9312")].rtt_ms, 0.25, 1e-9);
+    free(c);
+    hk_status_file_free(&sf);
+    hk_cluster_free(cl);
+}
+
+static void errors_at_their_line(void **st)
+{
+    (void)st;
+    hk_status_file sf;
+    hk_err e;
+    const char *t = "Key\tValue\nag_0_hostname\ta:9312\nthis is not a row\n";
+    assert_int_equal(hk_statread(t, strlen(t), "st.txt", &sf, &e), -1);
+    assert_int_equal(e.line, 3);
+    assert_non_null(strstr(e.msg, "expected KEY<TAB>VALUE"));
+    const char *empty = "Variable_name\tValue\nuptime\t5\n";
+    assert_int_equal(hk_statread(empty, strlen(empty), "st.txt", &sf, &e), -1);
+    assert_non_null(strstr(e.msg, "expected SHOW AGENT STATUS rows"));
+    const char nul[] = "Key\tValue\nag_0_host\0name\ta\n";
+    assert_int_equal(hk_statread(nul, sizeof nul - 1, "st.txt", &sf, &e), -1);
+    assert_non_null(strstr(e.msg, "NUL"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(round_trip_sphinx2),
+        cmocka_unit_test(boxed_and_manticore),
+        cmocka_unit_test(errors_at_their_line),
+    };
+    return cmocka_run_group_tests(t, NULL, NULL);
+}
