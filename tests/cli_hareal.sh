@@ -144,6 +144,19 @@ for h in 0 1 2 3; do
 done
 check "down counts connect_failures, stall connect_timeouts, stuck query_timeouts (2.2.11)" '[ "$(nonzero "$T/both/agent_status.txt" 1 | inflight)" = "connect_failures succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 2 | inflight)" = "connect_timeouts succeeded_queries " ] && [ "$(nonzero "$T/both/agent_status.txt" 3)" = "query_timeouts succeeded_queries " ]'
 
+# closed loop for real: 4 clients, no think time, one mirror of 2 workers at 10 ms: about 200/s
+cat > "$T/closed.scn" <<'SCN'
+searchd { ha_period_karma = 2s }
+table dist { type = distributed
+  agent = a:9312:shard1
+}
+mirror default { service = constant(10ms) threads = 2 }
+workload { clients = 4  think = constant(0)  duration = 3s }
+SCN
+timeout 60 "$H" live "$T/closed.scn" --out "$T/closed" > "$T/closed.out" 2>&1
+n=$(($(wc -l < "$T/closed/queries.csv") - 1))
+check "live closed loop: 4 clients on 2 workers of 10 ms send about 200/s ($n in 3 s)" '[ $n -ge 450 ] && [ $n -le 610 ]'
+
 # a hakarma-extension strategy drives the real master too: peak-ewma sees which mirror is fast
 mirror $((BASE + 36)) --service "constant(2ms)"; mirror $((BASE + 37)) --service "constant(30ms)"
 wait_port $((BASE + 36)); wait_port $((BASE + 37))

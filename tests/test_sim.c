@@ -189,6 +189,33 @@ static void stuck_answers_pings_not_queries(void **st)
     }
 }
 
+/* Closed loop: 4 clients, no think time, one mirror of 2 workers serving 10 ms: the workers never
+ * idle, so 200 queries/s, and by Little's law each query takes 4 / 200 s = 20 ms. With one of two
+ * mirrors stalled, the waiting clients slow the load down (open loop would keep sending). */
+static void closed_loop(void **st)
+{
+    (void)st;
+    hk_scn *s = scn("table d { type = distributed\n agent = a:9312:s\n}\n"
+                    "mirror default { service = constant(10ms) threads = 2 }\n"
+                    "workload { clients = 4 think = constant(0) duration = 60s }\n");
+    sim_world *w = run(s, HK_VAR_MANTICORE, -1, 1);
+    assert_in_range(answered(w), 11990, 12004); /* + the queries under way at the end */
+    assert_near(hk_hist_mean(&w->all) / 1000.0, 20.0, 0.01);
+    sim_free(w);
+    hk_scn_free(s);
+    s = scn("searchd { agent_query_timeout = 1000  agent_connect_timeout = 1000 }\n"
+            "table d { type = distributed\n agent = a:9312|b:9312:s\n ha_strategy = random\n}\n"
+            "mirror default { service = constant(10ms) threads = 8 }\n"
+            "workload { clients = 8 think = constant(10ms) duration = 60s }\n"
+            "fault b:9312 { at = 0s kind = stall }\n");
+    w = run(s, HK_VAR_MANTICORE, -1, 1);
+    /* half the attempts wait 1 s: a client's cycle is about (0.5 x 1 s + 0.5 x 10 ms) + 10 ms */
+    uint64_t all = answered(w) + w->n_error;
+    assert_in_range(all, 8 * 60 / 0.52 * 0.9, 8 * 60 / 0.52 * 1.1);
+    sim_free(w);
+    hk_scn_free(s);
+}
+
 static void stall_counts_query_timeouts(void **st)
 {
     (void)st;
@@ -315,6 +342,7 @@ int main(void)
         cmocka_unit_test(mmc_mean_wait),
         cmocka_unit_test(fault_timeline),
         cmocka_unit_test(stall_counts_query_timeouts),
+        cmocka_unit_test(closed_loop),
         cmocka_unit_test(stuck_answers_pings_not_queries),
         cmocka_unit_test(retries_per_variant),
         cmocka_unit_test(masters_and_determinism),
