@@ -31,7 +31,7 @@ void rl_common_usage(FILE *f)
 "  --seed N              the master's random seed (default 1)\n"
 "  --plot                draw the plots; --lines, --mirrors, --master N choose what\n"
 "  --no-exec             refuse a config that is a '#!' script\n"
-"  --quiet               print nothing but errors\n", hk_variant_names(), hk_strat_names());
+"  --quiet               print nothing but errors\n", hk_variant_names(), hk_strat_all_names());
 }
 
 static int opt_err(const char *who, const char *msg, const char *v)
