@@ -26,6 +26,8 @@ typedef struct hasim_args {
     int64_t duration_us;
     int queries, plot, quiet, no_exec, check;
     hk_plot_sel sel;             /* what the plots draw */
+    int ntmap;                   /* --table-map LOG=CONF, added to the scenario's table_map */
+    const char *tmap[HK_TMAP_MAX];
 } hasim_args;
 
 /* What the runs of one command share. */

@@ -33,6 +33,7 @@ static void usage(FILE *f)
 "  --strategy NAME|all  override every line's ha_strategy: %s, or all\n"
 "  --variant NAME|all   which implementation: %s (default manticore), or all\n"
 "  --duration T         run length (default: the workload's duration)\n"
+"  --table-map LOG=CONF a trace's table name stands for the config's table (repeatable)\n"
 "  --queries            also write queries.csv (one row per query and agent line)\n"
 "  --plot               draw the plots (gnuplot) and DIR/index.html\n"
 "  --lines LIST         plots: the agent lines to draw, e.g. products/1,products/2\n"
@@ -73,6 +74,10 @@ static int value_opt(hasim_args *a, const char *s, const char *v)
             return bad("--strategy: expected all (searchd's four), random, roundrobin, nodeads, "
                        "noerrors, or a hakarma extension (p2c, least-outstanding, peak-ewma, c3), "
                        "got", v), -1;
+    } else if (!strcmp(s, "--table-map")) {
+        if (a->ntmap == HK_TMAP_MAX || !strchr(v, '=') || v[0] == '=')
+            return bad("--table-map: expected LOG=CONFIG (at most 64), got", v), -1;
+        a->tmap[a->ntmap++] = v;
     } else if (!strcmp(s, "--variant")) {
         if (!strcmp(v, "all"))
             a->var_all = 1;
@@ -226,10 +231,36 @@ void hasim_progress(void *ctx, double frac)
     hk_progress_update(&c->prog, ((double)c->done + frac) / c->total, what);
 }
 
+/* --table-map entries onto the scenario's own table_map (once per scenario). */
+static int add_tmap(const hasim_args *a, hk_scn *s)
+{
+    for (int i = 0; i < a->ntmap; i++) {
+        const char *eq = strchr(a->tmap[i], '=');
+        char log[128], conf[128];
+        snprintf(log, sizeof log, "%.*s", (int)(eq - a->tmap[i]), a->tmap[i]);
+        snprintf(conf, sizeof conf, "%s", eq + 1);
+        if (!hk_cluster_find_table(s->cl, conf))
+            return fprintf(stderr, P ": --table-map %s: the config has no distributed table "
+                           "'%s'\n", a->tmap[i], conf), EXIT_USAGE;
+        int k = 0;
+        while (k < s->wl.ntmap && strcmp(s->wl.tmap[k][0], log))
+            k++;
+        if (k == HK_TMAP_MAX)
+            return fprintf(stderr, P ": --table-map: at most %d names\n", HK_TMAP_MAX), EXIT_USAGE;
+        snprintf(s->wl.tmap[k][0], sizeof s->wl.tmap[k][0], "%s", log);
+        snprintf(s->wl.tmap[k][1], sizeof s->wl.tmap[k][1], "%s", conf);
+        s->wl.ntmap += k == s->wl.ntmap;
+    }
+    return 0;
+}
+
 int hasim_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figures *fig,
               FILE *report)
 {
     hk_err e;
+    int trc = add_tmap(c->a, s);
+    if (trc)
+        return trc;
     streams st;
     memset(&st, 0, sizeof st);
     if (hk_loaded_rewind(c->L, s, o->duration_us ? o->duration_us : s->wl.duration_us, &e) < 0) {

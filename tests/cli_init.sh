@@ -58,6 +58,13 @@ check "log: the trace and the table map" 'grep -q "arrivals = trace($T/query.log
 $H "$T/logged.scn" --out "$T/logged" --quiet 2> /dev/null
 check "log: the 100 searches replayed in simulation" 'grep -q "^queries: 100: answered 100" "$T/logged/report.txt"'
 
+# the same map from the command line
+grep -v "table_map" "$T/logged.scn" > "$T/nomap.scn"
+$H "$T/nomap.scn" --table-map products=mydist --out "$T/cli-map" --quiet 2> /dev/null
+check "--table-map LOG=CONF on the command line: the 100 searches" 'grep -q "^queries: 100: answered 100" "$T/cli-map/report.txt"'
+$H "$T/nomap.scn" --table-map products=nosuch --out "$T/bad-map" --quiet 2> "$T/badmap.err"
+check "--table-map to a table the config lacks: exit 2, named" '[ $? -eq 2 ] && grep -q "no distributed table .nosuch." "$T/badmap.err"'
+
 # no status: every mirror a stated guess
 $H init --config "$T/prod.conf" > "$T/guess.scn" 2> /dev/null
 check "no status: a default that says it is a guess" 'grep -q "^mirror default .*# a guess: 4 host(s) (no --status given)" "$T/guess.scn"'
