@@ -16,7 +16,7 @@ cmake --build "$W/build" -j"$J" > /dev/null 2>&1 || { echo "mutate: the unmutate
 EXCL='cli_hareal|cli_interop|cli_robust|cli_hostile'
 ctest --test-dir "$W/build" -j"$J" -E "$EXCL" > /dev/null 2>&1 || { echo "mutate: the unmutated suite fails"; exit 1; }
 n=0; killed=0; bad=0; survivors=()
-while IFS='|' read -r file text repl what; do
+while IFS=$'\t' read -r file text repl what; do
   case "$file" in ''|'#'*) continue;; esac
   n=$((n+1))
   cp "$W/$file" "$W/$file.orig"
