@@ -73,10 +73,8 @@ static void halve(hk_tl *t)
     t->hi_us = t->lo_us; /* the cached bin is gone */
 }
 
-int hk_tl_bin_of(hk_tl *t, int64_t t_us)
+int hk_tl_bin_slow(hk_tl *t, int64_t t_us)
 {
-    if (t_us >= t->lo_us && t_us < t->hi_us) /* most lookups fall in the same bin */
-        return t->last;
     if (t_us < t->t0_us || !t->c)
         return -1;
     int64_t k = (t_us - t->t0_us) / t->width_us;

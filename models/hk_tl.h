@@ -46,7 +46,13 @@ int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64
                int cap);
 void hk_tl_free(hk_tl *t);
 /* The bin of time t (merging bins if t lies beyond them); -1 before t0. */
-int hk_tl_bin_of(hk_tl *t, int64_t t_us);
+int hk_tl_bin_slow(hk_tl *t, int64_t t_us);
+static inline int hk_tl_bin_of(hk_tl *t, int64_t t_us)
+{
+    if (t_us >= t->lo_us && t_us < t->hi_us) /* most lookups fall in the bin of the last one */
+        return t->last;
+    return hk_tl_bin_slow(t, t_us);
+}
 static inline hk_tl_cell *hk_tl_cell_at(const hk_tl *t, int s, int k)
 {
     return &t->c[(size_t)s * (size_t)t->cap + (size_t)k];

@@ -395,9 +395,14 @@ static int write_csv(const char *const *dirs, int nd, const char *out, const swe
     return hk_out_commit(&o, err);
 }
 
-/* Green (best) to red (worst) for v in [lo, hi]. */
+/* Green (best) to red (worst) for v in [lo, hi]; grey for all when they are within 1% (the
+ * differences would be noise painted as news). */
 static void colour(FILE *o, double v, double lo, double hi)
 {
+    if (isfinite(v) && hi - lo <= 0.01 * fmax(fabs(hi), fabs(lo))) {
+        fprintf(o, "background:rgb(225,225,225)");
+        return;
+    }
     double t = hi > lo && isfinite(v) ? (v - lo) / (hi - lo) : isfinite(v) ? 0 : 1;
     fprintf(o, "background:rgb(%d,%d,120)", (int)(120 + 135 * t), (int)(230 - 130 * t));
 }

@@ -109,6 +109,16 @@ static void boxed_and_manticore(void **st)
     assert_near(c[hk_cluster_find_host(cl, "b:9312")].rtt_ms, 0.25, 1e-9);
     free(c);
     hk_status_file_free(&sf);
+    /* timed-out attempts: their time (agent_query_timeout each, 3 s by default) out of the mean,
+     * their count out of the divisor, their rate kept */
+    const char *to = "ag_d_1_1_query_timeouts\t10\nag_d_1_1_succeeded_queries\t90\n"
+                     "ag_d_1_1_total_query_time\t30900.000\n";
+    assert_int_equal(hk_statread(to, strlen(to), "to.txt", &sf, &e), 0);
+    assert_int_equal(hk_calib(&sf, cl, &c), 0);
+    assert_near(c[hk_cluster_find_host(cl, "a:9312")].mean_ms, 10.0, 1e-9); /* (30900-30000)/90 */
+    assert_near(c[hk_cluster_find_host(cl, "a:9312")].p_timeout, 0.1, 1e-9);
+    free(c);
+    hk_status_file_free(&sf);
     hk_cluster_free(cl);
 }
 

@@ -65,6 +65,9 @@ static void realistic_config(void **st)
     assert_int_equal(hk_line_attempts(cl, p, &p->lines[0], 0), 1 + 1 * 2);  /* global x mirrors */
     assert_int_equal(hk_line_attempts(cl, p, &p->lines[1], 0), 3);       /* [retry_count=2] */
     assert_int_equal(hk_line_attempts(cl, p, &p->lines[1], 1), 2);       /* 2.2.11: global only */
+    cl->set.retry_count = 20;
+    assert_int_equal(hk_line_attempts(cl, p, &p->lines[1], 1), 9);       /* 2.2.11: at most 8 */
+    cl->set.retry_count = 1;
 
     const hk_table *eu = hk_cluster_find_table(cl, "products_eu");
     assert_non_null(eu);

@@ -2,6 +2,7 @@
  * master (spec §8.6), round trips, and malformed input at every length. */
 #include <stdio.h>
 #include <string.h>
+#include "hk_frame.h"
 #include "hk_proto.h"
 #include "hk_test.h"
 
@@ -172,12 +173,35 @@ static void ping_and_persist(void **st)
     hk_bytes_free(&b);
 }
 
+/* The framing limit is exact: a body of max_len bytes is read, one more closes. */
+static void frame_limit_exact(void **st)
+{
+    (void)st;
+    for (uint32_t extra = 0; extra < 2; extra++) {
+        hk_frame f;
+        hk_frame_init(&f, 100);
+        uint8_t buf[8 + 101] = {0, 0, 0, 1};           /* hello, then a header */
+        size_t used;
+        hk_hdr h;
+        assert_int_equal(hk_frame_step(&f, 1, buf, 4, &h, &used), HK_FR_HELLO);
+        uint8_t *p = buf + 4;
+        p[0] = 0; p[1] = 0;                             /* command SEARCH */
+        p[2] = 1; p[3] = 0x1f;                          /* version */
+        uint32_t len = 100 + extra;
+        p[4] = (uint8_t)(len >> 24); p[5] = (uint8_t)(len >> 16);
+        p[6] = (uint8_t)(len >> 8); p[7] = (uint8_t)len;
+        int r = hk_frame_step(&f, 1, p, 8 + len, &h, &used);
+        assert_int_equal(r, extra ? HK_FR_TOO_BIG : HK_FR_UNIT);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(request_matches_capture), cmocka_unit_test(reply_matches_capture),
         cmocka_unit_test(warning_and_error_replies), cmocka_unit_test(truncations_are_rejected),
         cmocka_unit_test(hostile_lengths), cmocka_unit_test(ping_and_persist),
+        cmocka_unit_test(frame_limit_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

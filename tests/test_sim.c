@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hk_test.h"
+#include "hk_time.h"
 #include "sim.h"
 #include "sim_report.h"
 
@@ -192,6 +193,27 @@ static void stuck_answers_pings_not_queries(void **st)
 /* Closed loop: 4 clients, no think time, one mirror of 2 workers serving 10 ms: the workers never
  * idle, so 200 queries/s, and by Little's law each query takes 4 / 200 s = 20 ms. With one of two
  * mirrors stalled, the waiting clients slow the load down (open loop would keep sending). */
+/* A fault is in force on [at, at + for): not at its end; a flap is down for the first half of
+ * each period, up from the half exactly. */
+static void fault_boundaries(void **st)
+{
+    (void)st;
+    hk_scn *s = scn("table d { type = distributed\n agent = a:9312|b:9312:s\n}\n"
+                    "mirror default { service = constant(1ms) }\n"
+                    "workload { arrivals = poisson(10/s) duration = 60s }\n"
+                    "fault a:9312 { at = 10s for = 5s kind = down }\n"
+                    "fault b:9312 { at = 20s for = 20s kind = flap(4s) }\n");
+    double x;
+    int a = hk_cluster_find_host(s->cl, "a:9312"), b = hk_cluster_find_host(s->cl, "b:9312");
+    assert_int_equal(hk_scn_fault_at(s, a, 10 * HK_SEC, &x), HK_FAULT_DOWN);
+    assert_int_equal(hk_scn_fault_at(s, a, 15 * HK_SEC - 1, &x), HK_FAULT_DOWN);
+    assert_int_equal(hk_scn_fault_at(s, a, 15 * HK_SEC, &x), HK_FAULT_NONE);
+    assert_int_equal(hk_scn_fault_at(s, b, 22 * HK_SEC - 1, &x), HK_FAULT_DOWN);
+    assert_int_equal(hk_scn_fault_at(s, b, 22 * HK_SEC, &x), HK_FAULT_NONE);
+    assert_int_equal(hk_scn_fault_at(s, b, 24 * HK_SEC, &x), HK_FAULT_DOWN);
+    hk_scn_free(s);
+}
+
 static void closed_loop(void **st)
 {
     (void)st;
@@ -343,6 +365,7 @@ int main(void)
         cmocka_unit_test(fault_timeline),
         cmocka_unit_test(stall_counts_query_timeouts),
         cmocka_unit_test(closed_loop),
+        cmocka_unit_test(fault_boundaries),
         cmocka_unit_test(stuck_answers_pings_not_queries),
         cmocka_unit_test(retries_per_variant),
         cmocka_unit_test(masters_and_determinism),
