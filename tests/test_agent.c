@@ -150,12 +150,31 @@ static void errors(void **st)
     bad("@:1:x", 0, "a host name");
 }
 
+/* Sphinx 2.2.11's grammar: ports 1..65535, anything else skips the line with its message. */
+static void sphinx2_ports(void **st)
+{
+    (void)st;
+    static const struct { const char *v; int rc; } t[] = {
+        {"a:65535:x", 0}, {"a:65536:x", 1}, {"a:0:x", 1}, {"a:1:x", 0}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        hk_agent_line a;
+        hk_err e;
+        memset(&a, 0, sizeof a);
+        hk_pos pos = {"t.conf", 1, 1};
+        assert_int_equal(hk_agent_parse_sphinx2(t[i].v, pos, &a, &e, NULL), t[i].rc);
+        if (t[i].rc)
+            assert_non_null(strstr(e.msg, "invalid port number"));
+        hk_agent_line_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(basic_forms),     cmocka_unit_test(default_port_is_not_shared),
         cmocka_unit_test(empty_index_takes_next), cmocka_unit_test(spaces_and_sockets),
         cmocka_unit_test(options),         cmocka_unit_test(errors),
+        cmocka_unit_test(sphinx2_ports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
