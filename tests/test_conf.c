@@ -98,6 +98,7 @@ static void errors_have_positions(void **st)
     /* searchd copies a parent when it reads the child: it must come first (no cycles possible) */
     bad("index a : b {\n}\nindex b : a {\n}\n", 1, 1, "defined before it");
     bad("index a : a {\n}\n", 1, 1, "parent doesn't exist");
+    bad("index a: {\n}\n", 1, 10, "expected a parent name after ':'");
     /* two sections of one name: searchd refuses them (index and table are one family) */
     bad("index a {\n}\ntable a {\n}\n", 3, 1, "already exists at line 1, column 1");
     bad("searchd {\n}\nsearchd {\n}\n", 3, 1, "(type='searchd') already exists");

@@ -93,6 +93,21 @@ static void pings_add_no_time_connects_tracked(void **st)
     assert_int_equal(d.last_answer_us, S(4));
 }
 
+/* A connect of 0 us (a persistent connection, loopback) still counts as a connect. */
+static void zero_connect_counted(void **st)
+{
+    (void)st;
+    hk_dash d;
+    hk_dash_init(&d, 60);
+    hk_dash_record(&d, S(100), HK_EV_SUCCESS, S(100) - 500, 0, 0);
+    hk_dash_record(&d, S(100), HK_EV_SUCCESS, S(100) - 500, 0, 200);
+    hk_dash_record(&d, S(100), HK_EV_SUCCESS, S(100) - 500, 0, -1);   /* no connect timed */
+    hk_block b;
+    hk_dash_window(&d, S(100), 1, &b);
+    assert_int_equal(b.connect_count, 2);
+    assert_int_equal(b.connect_sum_us, 200);
+}
+
 static void negative_time_blocks(void **st)
 {
     (void)st;
@@ -109,7 +124,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(window_half_rule), cmocka_unit_test(ring_reuse_and_cap),
         cmocka_unit_test(errors_in_a_row), cmocka_unit_test(pings_add_no_time_connects_tracked),
-        cmocka_unit_test(negative_time_blocks),
+        cmocka_unit_test(negative_time_blocks), cmocka_unit_test(zero_connect_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
