@@ -35,7 +35,7 @@ while IFS=$'\t' read -r file text repl what; do
   fi
   printf '%-28s %-55s %s\n' "$file" "$what" "$fate"
   mv "$W/$file.orig" "$W/$file"; touch "$W/$file"  # newer than the mutant's objects: rebuilt
-done < "$S/tests/mutants.txt"
+done < "$W/tests/mutants.txt"  # the copy: editing the list during a run changes nothing
 cmake --build "$W/build" -j"$J" > /dev/null 2>&1
 echo "mutate: $killed of $n mutants killed ($(awk -v k=$killed -v n=$n 'BEGIN {printf "%.0f", n ? 100 * k / n : 0}')%)"
 for s in "${survivors[@]}"; do echo "  survivor: $s"; done
