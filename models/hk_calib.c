@@ -51,24 +51,23 @@ static int host_of_entry(const hk_cluster *cl, const char *name)
  * of the newest (capped at 15), the newest one partly: the 1- and 5-period windows hold the same
  * partial block and differ by exactly 4 whole periods, so (events(5) - events(1)) / 4 periods
  * is the rate, whatever the phase; the span of the widest follows. */
-static double span_of(const hk_sthost *s, double ev, double window_s, int periods, double k_s)
+static double span_of(const hk_sthost *s, double ev, double window_s, double k_s)
 {
-    (void)periods;
     if (!s->have1 || !s->have5 || s->ev5 <= s->ev1)
         return window_s;
     double rate = (s->ev5 - s->ev1) / (4 * k_s);
     return ev / rate;
 }
 
-static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double window_s, int periods,
-                   double k_s, hk_calib_host *o)
+static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double window_s, double k_s,
+                   hk_calib_host *o)
 {
     const hk_settings *set = &cl->set;
     double ev = 0;
     for (int k = 0; k < HK_EV_N; k++)
         ev += s->c[k];
     if (window_s > 0)
-        window_s = span_of(s, ev, window_s, periods, k_s);
+        window_s = span_of(s, ev, window_s, k_s);
     double ping_s = (double)set->ping_us / 1e6;
     o->pings_est = 0;
     if (!s->by_agent && cl->hosts[h].in_ha && ping_s > 0 && window_s > 0) {
@@ -128,7 +127,7 @@ int hk_calib(const hk_status_file *st, const hk_cluster *cl, hk_calib_host **out
     for (int h = 0; h < cl->nhosts; h++) {
         if (!o[h].found)
             continue;
-        derive(cl, h, &acc[h], acc[h].by_agent ? 0 : window_s, st->periods, k_s, &o[h]);
+        derive(cl, h, &acc[h], acc[h].by_agent ? 0 : window_s, k_s, &o[h]);
         if (acc[h].by_agent)
             snprintf(o[h].source, sizeof o[h].source, "SHOW STATUS agent rows (lifetime)");
         else

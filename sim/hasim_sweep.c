@@ -208,7 +208,7 @@ static int run_all(sweeper *w, unsigned long long seed0, int variant)
     return rc;
 }
 
-static int finish(sweeper *w, const sweep_meta *m, int variant)
+static int finish(sweeper *w, const sweep_meta *m)
 {
     hk_err e;
     if (w->a->shard_n > 1) {
@@ -218,7 +218,6 @@ static int finish(sweeper *w, const sweep_meta *m, int variant)
         return 0;
     }
     const char *dirs[1] = {w->out};
-    (void)variant;
     if (sweep_finish(dirs, 1, w->out, m, w->g, w->current, w->a->quiet, &e) < 0)
         return hasim_print_err(&e), EXIT_RUN;
     if (!w->a->quiet)
@@ -267,7 +266,7 @@ static int sweep(sweeper *w, hk_loaded *L)
              sweep_meta_write(w->out, &m, &e) < 0)
         rc = (hasim_print_err(&e), EXIT_RUN);
     else if (!(rc = run_all(w, seed, variant)))
-        rc = finish(w, &m, variant);
+        rc = finish(w, &m);
     sweep_saved_free(&w->sv);
     return rc;
 }

@@ -128,19 +128,27 @@ int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err)
 
 /* ---- aggregation -------------------------------------------------------------- */
 
+/* The rows file of point p: the first of the folders that has it. */
+static int point_file(const char *const *dirs, int nd, long p, char *path, size_t n, hk_err *err)
+{
+    for (int d = 0; d < nd; d++) {
+        snprintf(path, n, "%s/runs/%ld.csv", dirs[d], p);
+        FILE *probe = fopen(path, "r");
+        if (probe) {
+            fclose(probe);
+            return 0;
+        }
+    }
+    return hk_err_set(err, dirs[0], 0, 0, "no results for grid point %ld (runs/%ld.csv in none "
+                      "of the folders): a shard missing?", p, p);
+}
+
 static int read_point(const char *const *dirs, int nd, long p, const sweep_grid *g, agg *x,
                       hk_err *err)
 {
     char path[1200];
-    FILE *probe = NULL;
-    for (int d = 0; d < nd && !probe; d++) {
-        snprintf(path, sizeof path, "%s/runs/%ld.csv", dirs[d], p);
-        probe = fopen(path, "r");
-    }
-    if (!probe)
-        return hk_err_set(err, dirs[0], 0, 0, "no results for grid point %ld (runs/%ld.csv in "
-                          "none of the folders): a shard missing?", p, p);
-    fclose(probe);
+    if (point_file(dirs, nd, p, path, sizeof path, err) < 0)
+        return -1;
     hk_csvr r;
     if (hk_csvr_open(&r, path, err) < 0)
         return -1;
@@ -376,18 +384,10 @@ static int write_csv(const char *const *dirs, int nd, const char *out, const swe
     for (long p = 0; p < g->npoints; p++) {
         char path[1200], *buf = NULL;
         size_t len = 0;
-        int d = 0;
-        for (; d < nd; d++) {
-            snprintf(path, sizeof path, "%s/runs/%ld.csv", dirs[d], p);
-            FILE *f = fopen(path, "r");
-            if (f) {
-                fclose(f);
-                break;
-            }
-        }
-        if (d == nd || hk_file_read(path, &buf, &len, err) < 0) {
+        if (point_file(dirs, nd, p, path, sizeof path, err) < 0 ||
+            hk_file_read(path, &buf, &len, err) < 0) {
             hk_out_abort(&o);
-            return d == nd ? hk_err_set(err, dirs[0], 0, 0, "grid point %ld has no rows", p) : -1;
+            return -1;
         }
         fwrite(buf, 1, len, o.f);
         free(buf);
