@@ -380,13 +380,15 @@ static int table_timeouts(rd *x, const hk_section *s, hk_table *t)
     *dst[0] = x->cl->set.connect_timeout_us;
     *dst[1] = x->cl->set.query_timeout_us;
     for (int k = 0; k < 2; k++) {
+        const hk_entry *e = hk_sec_last(s, keys[k]);
         int64_t v = *dst[k];
+        if (!e) /* not set in the table: the global value stands, whatever it is */
+            continue;
         if (get_time(x, s, keys[k], HK_MS, &v) < 0)
             return -1;
         if (v <= 0)
-            hk_warn_add(x->w, x->c->file, hk_sec_last(s, keys[k])->vline,
-                        hk_sec_last(s, keys[k])->vcol, "table '%s': %s must be positive, ignored",
-                        t->name, keys[k]);
+            hk_warn_add(x->w, x->c->file, e->vline, e->vcol, "table '%s': %s must be positive, "
+                        "ignored", t->name, keys[k]);
         else
             *dst[k] = v;
     }

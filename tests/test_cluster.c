@@ -170,6 +170,23 @@ static void refused_tables(void **st)
     }
 }
 
+/* A non-positive global agent_connect_timeout with a table that does not set it: the global value
+ * stands (the fuzzer found a crash here: the table's warning looked up a key it did not have). */
+static void global_timeout_zero(void **st)
+{
+    (void)st;
+    const char *t = "searchd { agent_connect_timeout = 0 }\n"
+                    "index d { type = distributed\n agent = a:9312|b:9312:s\n}\n";
+    hk_conf *c = NULL;
+    hk_cluster *cl = NULL;
+    hk_err e;
+    assert_int_equal(hk_conf_parse(t, strlen(t), "t.conf", &c, &e), 0);
+    assert_int_equal(hk_cluster_from_conf(c, NULL, HK_DIALECT_MANTICORE, &cl, &e, NULL), 0);
+    assert_int_equal(cl->tables[0].query_timeout_us, cl->set.query_timeout_us);
+    hk_cluster_free(cl);
+    hk_conf_free(c);
+}
+
 static void time_suffixes(void **st)
 {
     (void)st;
@@ -203,6 +220,7 @@ int main(void)
         cmocka_unit_test(realistic_config), cmocka_unit_test(defaults),
         cmocka_unit_test(unknown_strategy_warns), cmocka_unit_test(bad_values),
         cmocka_unit_test(time_suffixes), cmocka_unit_test(refused_tables),
+        cmocka_unit_test(global_timeout_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
