@@ -64,9 +64,12 @@ void hk_dash_record(hk_dash *d, int64_t now_us, hk_ev ev, int64_t start_us, int 
         if ((uint64_t)connect_us > b->connect_max_us)
             b->connect_max_us = (uint64_t)connect_us;
     }
-    d->errors_a_row = ev == HK_EV_SUCCESS ? 0 : d->errors_a_row + 1;
+    int64_t row = ev == HK_EV_SUCCESS ? 0 : d->errors_a_row + 1;
+    unsigned what = (row != d->errors_a_row ? HK_DASH_CH_ROW : 0) |
+                    (ev == HK_EV_SUCCESS ? HK_DASH_CH_SUCCESS : HK_DASH_CH_COUNTS);
+    d->errors_a_row = row;
     d->last_answer_us = now_us;
-    hk_dash_changed(d);
+    hk_dash_changed_what(d, what);
 }
 
 void hk_dash_subscribe(hk_dash *d, hk_dash_sub *s)
@@ -89,11 +92,13 @@ void hk_dash_unsubscribe(hk_dash_sub *s)
     s->pprev = NULL;
 }
 
-void hk_dash_changed(hk_dash *d)
+void hk_dash_changed_what(hk_dash *d, unsigned what)
 {
     for (hk_dash_sub *s = d->subs; s; s = s->next)
-        s->fn(s);
+        s->fn(s, what);
 }
+
+void hk_dash_changed(hk_dash *d) { hk_dash_changed_what(d, HK_DASH_CH_ALL); }
 
 static void add(hk_block *acc, const hk_block *b)
 {

@@ -26,10 +26,18 @@ typedef struct hk_block {
     uint64_t pings;              /* hakarma extra: pings among the counters */
 } hk_block;
 
+/* What a change touched, so a subscriber can ignore what its cache does not read. */
+enum {
+    HK_DASH_CH_ROW = 1,          /* the errors-in-a-row counter changed */
+    HK_DASH_CH_COUNTS = 2,       /* outcome counters changed other than by one success */
+    HK_DASH_CH_SUCCESS = 4,      /* one success was counted */
+    HK_DASH_CH_ALL = 7
+};
+
 /* Someone (a strategy's cache) told of every change to a dashboard. */
 typedef struct hk_dash_sub {
     struct hk_dash_sub *next, **pprev;
-    void (*fn)(struct hk_dash_sub *self);
+    void (*fn)(struct hk_dash_sub *self, unsigned what);
 } hk_dash_sub;
 
 typedef struct hk_dash {
@@ -65,6 +73,8 @@ void hk_dash_unsubscribe(hk_dash_sub *s);
 /* Tell subscribers the dashboard changed (hk_dash_record does it; call it after
  * setting fields by hand). */
 void hk_dash_changed(hk_dash *d);
+/* The same, saying what changed (HK_DASH_CH_*). */
+void hk_dash_changed_what(hk_dash *d, unsigned what);
 int hk_dash_dead(const hk_dash *d);
 
 #endif

@@ -294,7 +294,7 @@ void hk_dist_free(hk_dist *d)
 
 static double draw(const hk_dist *d, gsl_rng *r);
 
-double hk_dist_sample(const hk_dist *d, gsl_rng *r)
+double hk_dist_sample_any(const hk_dist *d, gsl_rng *r)
 {
     double x = draw(d, r);
     return x >= 0 ? (x <= HK_DIST_MAX_US ? x : HK_DIST_MAX_US) : 0.0; /* NaN too */

@@ -39,7 +39,17 @@ typedef struct hk_dist {
 /* Parse s. On error: -1, *bad = byte offset, what = what was expected. */
 int hk_dist_parse(const char *s, hk_dist **out, int *bad, char *what, int nwhat);
 void hk_dist_free(hk_dist *d);
-double hk_dist_sample(const hk_dist *d, gsl_rng *r);
+double hk_dist_sample_any(const hk_dist *d, gsl_rng *r);
+/* A sample (clamped as above). A constant draws nothing and costs no call: network times are
+ * often constant, and they are sampled twice per attempt. */
+static inline double hk_dist_sample(const hk_dist *d, gsl_rng *r)
+{
+    if (d->kind == HK_DIST_CONSTANT) {
+        double x = d->p[0];
+        return x >= 0 ? (x <= HK_DIST_MAX_US ? x : HK_DIST_MAX_US) : 0.0;
+    }
+    return hk_dist_sample_any(d, r);
+}
 double hk_dist_mean(const hk_dist *d);
 /* Empirical parts that still need samples (depth-first); NULL when none left. */
 hk_dist *hk_dist_next_empirical(hk_dist *d);

@@ -57,7 +57,7 @@ static uint32_t count(const hk_hist *h, int k)
     return o ? o[k % HK_HIST_SUB] : 0;
 }
 
-void hk_hist_add(hk_hist *h, double us)
+void hk_hist_add_any(hk_hist *h, double us)
 {
     if (!(us >= 0))
         us = 0;

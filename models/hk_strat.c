@@ -114,11 +114,23 @@ static void refresh(hk_line *l, int64_t now)
     l->ndirty = 0;
 }
 
-static void on_dash_change(hk_dash_sub *s)
+/* Whether a change can move mirror i's class: nodeads reads only the errors in a row; for
+ * noerrors one more success cannot move a mirror out of the best ratios (both at most 3%). */
+static int class_may_move(const hk_line *l, int i, unsigned what)
+{
+    if (l->strat == HK_STRAT_NODEADS)
+        return (what & HK_DASH_CH_ROW) != 0;
+    if (what & HK_DASH_CH_COUNTS)
+        return 1;
+    const hk_stree_node *x = &l->tree.t[l->tree.size + i];
+    return !(x->k1 == 0 && x->k2 == 0);
+}
+
+static void on_dash_change(hk_dash_sub *s, unsigned what)
 {
     hk_line_sub *ls = (hk_line_sub *)s;
     hk_line *l = ls->l;
-    if (!l->isdirty[ls->i]) {
+    if (!l->isdirty[ls->i] && class_may_move(l, ls->i, what)) {
         l->isdirty[ls->i] = 1;
         l->dirty[l->ndirty++] = ls->i;
     }

@@ -52,10 +52,14 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     li->table = t;
     li->line = k;
     li->series = series;
+    li->t = &w->s->cl->tables[t];
+    li->lc = lc;
+    li->budget = hk_line_attempts(w->s->cl, li->t, lc, !w->var->rechoose_on_retry);
     li->l = hk_line_new(lc->a.n, d, sim_strategy_of(w, t, k), w->var);
     free(d);
     li->ms = calloc((size_t)lc->a.n, sizeof *li->ms);
-    return li->l && li->ms ? 0 : -1;
+    li->rt = calloc((size_t)lc->a.n, sizeof *li->rt);
+    return li->l && li->ms && li->rt ? 0 : -1;
 }
 
 /* Masters, their lines, and the timeline's series (master, line, mirror: in that order). */
@@ -116,6 +120,20 @@ static int init_totals(sim_world *w)
     return 0;
 }
 
+/* Every master's line's mirrors: their dashboard, host, counters, totals and series. */
+static void init_routes(sim_world *w)
+{
+    for (int mi = 0; mi < w->nm; mi++)
+        for (int i = 0; i < w->nli; i++) {
+            sim_linst *li = &w->m[mi].li[i];
+            for (int j = 0; j < li->lc->a.n; j++) {
+                int h = li->lc->host[j];
+                li->rt[j] = (sim_route){&w->m[mi].dash[h], &w->mir[h], &li->ms[j], &w->tot[i][j],
+                                        h, li->series + j};
+            }
+        }
+}
+
 /* Lines per table, the largest line, the longest table. */
 static int init_layout(sim_world *w)
 {
@@ -154,6 +172,7 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
     w->nm = s->wl.masters;
     w->t0 = s->start_us;
     w->end_us = w->t0 + (o->duration_us > 0 ? o->duration_us : s->wl.duration_us);
+    w->tail_us = w->t0 + (3 * (w->end_us - w->t0) + 3) / 4; /* 4 (t - t0) >= 3 (end - t0) */
     w->karma_us = s->cl->set.karma_s * 1000000;
     w->sample_us = w->karma_us / 10 < 1000000 ? w->karma_us / 10 : 1000000;
     w->b0 = w->t0 / w->karma_us;
@@ -169,6 +188,7 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
         sim_free(w);
         return NULL;
     }
+    init_routes(w);
     sim_q_start(w);
     sim_p_start(w);
     return w;
@@ -185,6 +205,7 @@ void sim_free(sim_world *w)
             for (int j = 0; m->li[i].ms && m->li[i].l && j < m->li[i].l->n; j++)
                 hk_hist_free(&m->li[i].ms[j].per);
             free(m->li[i].ms);
+            free(m->li[i].rt);
             hk_line_free(m->li[i].l);
         }
         free(m->li);

@@ -42,11 +42,39 @@ typedef struct sim_mstat {
     int pn;
 } sim_mstat;
 
+typedef struct sim_mirror {
+    const hk_behave *b;
+    gsl_rng *rng;                /* its own stream: common random numbers across runs */
+    hk_fcfs workers;
+    uint64_t served;
+    double busy_us, busy_tail_us;   /* service time offered: all, in the last quarter */
+} sim_mirror;
+
+/* Totals per table x line x mirror (all masters), for the summary. */
+typedef struct sim_total {
+    uint64_t q, err, ok;
+    hk_hist lat;
+} sim_total;
+
+/* What an attempt on one mirror of one master's agent line touches, found once at set-up: the
+ * hot path follows one pointer instead of recomputing five indexes per event. */
+typedef struct sim_route {
+    hk_dash *dash;               /* the master's dashboard of the mirror's host */
+    sim_mirror *mr;              /* the host */
+    sim_mstat *ms;               /* this period's counters */
+    sim_total *tt;               /* the run's totals (all masters) */
+    int host, series;            /* host index, timeline series */
+} sim_route;
+
 typedef struct sim_linst {
     hk_line *l;
     int table, line;
     int series;                  /* its first series in the timeline */
     sim_mstat *ms;
+    sim_route *rt;               /* per mirror */
+    const hk_table *t;
+    const hk_line_conf *lc;
+    int budget;                  /* attempts a query may make on this line (retries included) */
 } sim_linst;
 
 typedef struct sim_master {
@@ -56,15 +84,8 @@ typedef struct sim_master {
     int *ping_out;               /* per host: that ping's outcome */
 } sim_master;
 
-typedef struct sim_mirror {
-    const hk_behave *b;
-    gsl_rng *rng;                /* its own stream: common random numbers across runs */
-    hk_fcfs workers;
-    uint64_t served;
-    double busy_us, busy_tail_us;   /* service time offered: all, in the last quarter */
-} sim_mirror;
-
 typedef struct sim_lstate {      /* one agent line of one query */
+    const sim_route *rt;         /* the mirror of the attempt under way */
     int mirror, attempts, ev, blackhole;
     int64_t t_start, t_conn, connect_us, r2, t_done;
     float svc_us, wait_us;       /* what the mirror would report (c3): service time, and the
@@ -72,6 +93,8 @@ typedef struct sim_lstate {      /* one agent line of one query */
 } sim_lstate;
 
 typedef struct sim_query {
+    const hk_table *t;
+    sim_linst *li;               /* its master's first line of its table */
     uint64_t id;
     int64_t t_arr, t_last;
     int master, table, client, next_free;
@@ -79,12 +102,6 @@ typedef struct sim_query {
     int waiting;                 /* lines the master waits for */
     int failed;
 } sim_query;
-
-/* Totals per table x line x mirror (all masters), for the summary. */
-typedef struct sim_total {
-    uint64_t q, err, ok;
-    hk_hist lat;
-} sim_total;
 
 typedef struct sim_world {
     const hk_scn *s;
@@ -104,6 +121,7 @@ typedef struct sim_world {
     int nq, qfree;
     sim_lstate *lsbuf;
     int64_t t0, end_us;          /* epoch µs: the run's start and end */
+    int64_t tail_us;             /* the start of the run's last quarter */
     int64_t karma_us, sample_us;
     int64_t b0;                  /* karma block of t0 (period 0) */
     int nperiods, period;        /* periods of the run, the one being filled */

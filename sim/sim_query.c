@@ -3,7 +3,6 @@
  * query was answered), one attempt per agent line (the core picks the
  * mirror), the mirror's answer or failure, retries, and the query's end. */
 #include <stdlib.h>
-#include <string.h>
 #include "sim.h"
 #include "sim_out.h"
 
@@ -36,11 +35,6 @@ static void q_release(sim_world *w, int qi)
 {
     w->q[qi].next_free = w->qfree;
     w->qfree = qi;
-}
-
-static sim_linst *linst(sim_world *w, const sim_query *q, int k)
-{
-    return &w->m[q->master].li[w->li_base[q->table] + k];
 }
 
 static double rtt(sim_mirror *m) { return hk_dist_sample(m->b->rtt, m->rng); }
@@ -80,15 +74,20 @@ void sim_q_start(sim_world *w)
 static void query_finish(sim_world *w, int qi)
 {
     sim_query *q = &w->q[qi];
-    const hk_table *t = &w->s->cl->tables[q->table];
-    double lat = (double)(q->t_last - q->t_arr);
+    const hk_table *t = q->t;
     int status = q->failed == 0 ? 0 : (q->failed == t->nlines && t->nlocal == 0) ? 2 : 1;
-    uint64_t *c[3] = {&w->n_ok, &w->n_partial, &w->n_error};
-    uint64_t *pc[3] = {&w->per_ok, &w->per_partial, &w->per_err};
-    (*c[status])++;
-    (*pc[status])++;
-    if (status != 2) /* a failed query is no latency: it is counted beside */
-        hk_hist_add(&w->per_all, lat); /* merged into w->all when the period closes */
+    if (status == 0) {
+        w->n_ok++;
+        w->per_ok++;
+    } else if (status == 1) {
+        w->n_partial++;
+        w->per_partial++;
+    } else {
+        w->n_error++;
+        w->per_err++;
+    }
+    if (status != 2) /* a failed query is no latency: it is counted beside; merged into w->all */
+        hk_hist_add(&w->per_all, (double)(q->t_last - q->t_arr)); /* when the period closes */
     hk_tl_query(&w->tl, q->t_last, status);
     if (w->o.queries)
         sim_out_query(w, q, SIM_LS(w, qi));
@@ -97,7 +96,7 @@ static void query_finish(sim_world *w, int qi)
                      q->client, -1);
 }
 
-/* One waited line (or the dispatch hold) is over. */
+/* A line's event is over; waited: the master waited for it (not a blackhole). */
 static void q_drop(sim_world *w, int qi, int waited)
 {
     sim_query *q = &w->q[qi];
@@ -142,22 +141,22 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
 {
     sim_query *q = &w->q[qi];
     sim_lstate *ls = &SIM_LS(w, qi)[k];
-    const hk_table *t = &w->s->cl->tables[q->table];
-    const hk_line_conf *lc = &t->lines[k];
-    sim_linst *li = linst(w, q, k);
+    const hk_table *t = q->t;
+    sim_linst *li = &q->li[k];
     if (choose)
         ls->mirror = hk_line_choose(li->l, now, w->rng_pick);
-    int h = lc->host[ls->mirror];
-    sim_mirror *mr = &w->mir[h];
+    const sim_route *rt = ls->rt = &li->rt[ls->mirror];
+    int h = rt->host;
+    sim_mirror *mr = rt->mr;
     ls->attempts++;
     ls->svc_us = ls->wait_us = -1.0f;
     ls->t_start = now;
     ls->connect_us = -1;
-    hk_dash_begin(&w->m[q->master].dash[h], now);
+    hk_dash_begin(rt->dash, now);
     hk_line_begin(li->l, ls->mirror, now);
-    li->ms[ls->mirror].q++;
-    w->tot[w->li_base[q->table] + k][ls->mirror].q++;
-    hk_tl_attempt(&w->tl, li->series + ls->mirror, now);
+    rt->ms->q++;
+    rt->tt->q++;
+    hk_tl_attempt(&w->tl, rt->series, now);
     if (w->s->nfaults)
         note_readmit(w, q->master, h, now);
     double x;
@@ -168,7 +167,7 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
         done_at(w, now + (int64_t)rtt(mr), qi, k, HK_EV_CONNECT_FAILURE);
         return;
     }
-    int64_t c = lc->a.persistent ? 0 : (int64_t)rtt(mr);
+    int64_t c = li->lc->a.persistent ? 0 : (int64_t)rtt(mr);
     if (f == HK_FAULT_PARTITION || c > t->connect_timeout_us) {
         done_at(w, now + t->connect_timeout_us, qi, k, HK_EV_CONNECT_TIMEOUT);
         return;
@@ -189,18 +188,17 @@ static int64_t serve(sim_world *w, sim_mirror *m, int64_t t, double svc)
 {
     m->served++;
     m->busy_us += svc;
-    if (4 * (t - w->t0) >= 3 * (w->end_us - w->t0) && t < w->end_us)
+    if (t >= w->tail_us && t < w->end_us)
         m->busy_tail_us += svc;
     return hk_fcfs_start(&m->workers, t, (int64_t)svc) + (int64_t)svc;
 }
 
 void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
 {
-    sim_query *q = &w->q[qi];
     sim_lstate *ls = &SIM_LS(w, qi)[k];
-    const hk_table *t = &w->s->cl->tables[q->table];
-    int h = t->lines[k].host[ls->mirror];
-    sim_mirror *mr = &w->mir[h];
+    const hk_table *t = w->q[qi].t;
+    int h = ls->rt->host;
+    sim_mirror *mr = ls->rt->mr;
     double x = 0;
     hk_fault_kind f = w->s->nfaults ? hk_scn_fault_at(w->s, h, sim_rel(w, now), &x)
                                     : HK_FAULT_NONE;
@@ -249,13 +247,10 @@ static int retryable(const sim_world *w, hk_ev ev)
 
 void sim_q_done(sim_world *w, int64_t now, int qi, int k)
 {
-    sim_query *q = &w->q[qi];
     sim_lstate *ls = &SIM_LS(w, qi)[k];
-    const hk_table *t = &w->s->cl->tables[q->table];
-    const hk_line_conf *lc = &t->lines[k];
-    int h = lc->host[ls->mirror];
+    const sim_route *rt = ls->rt;
     int ok = ls->ev == HK_EV_SUCCESS || ls->ev == HK_EV_WARNING;
-    sim_linst *li = linst(w, q, k);
+    sim_linst *li = &w->q[qi].li[k];
     if (li->l->ext)
         hk_line_feedback(li->l, ls->mirror, ls->svc_us, ls->wait_us);
     hk_line_end(li->l, ls->mirror, now, ok, now - ls->t_start);
@@ -263,19 +258,16 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
         q_drop(w, qi, 0);
         return;
     }
-    hk_dash_record(&w->m[q->master].dash[h], now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
-    sim_mstat *ms = &li->ms[ls->mirror];
-    sim_total *tt = &w->tot[w->li_base[q->table] + k][ls->mirror];
-    hk_tl_outcome(&w->tl, li->series + ls->mirror, now, ok, (double)(now - ls->t_start));
+    hk_dash_record(rt->dash, now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
+    hk_tl_outcome(&w->tl, rt->series, now, ok, (double)(now - ls->t_start));
     if (ok) {
-        hk_hist_add(&ms->per, (double)(now - ls->t_start)); /* merged into tt at period close */
-        tt->ok++;
+        hk_hist_add(&rt->ms->per, (double)(now - ls->t_start)); /* merged into tt at period close */
+        rt->tt->ok++;
     } else {
-        ms->err++;
-        tt->err++;
+        rt->ms->err++;
+        rt->tt->err++;
     }
-    int budget = hk_line_attempts(w->s->cl, t, lc, !w->var->rechoose_on_retry);
-    if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < budget) {
+    if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < li->budget) {
         sim_heap_push(&w->h, now + w->s->cl->set.retry_delay_us, EV_ATTEMPT, qi, k);
         return;
     }
@@ -314,14 +306,18 @@ void sim_q_arrival(sim_world *w, int64_t now, int client, int table)
     q->client = client;
     q->master = (int)((client >= 0 ? (uint64_t)client : q->id) % (uint64_t)w->nm);
     q->failed = 0;
-    const hk_table *t = &cl->tables[q->table];
-    q->pending = t->nlines + 1; /* +1 holds the slot until dispatch is over */
-    q->waiting = 1;
-    memset(SIM_LS(w, qi), 0, (size_t)w->maxlines * sizeof(sim_lstate));
+    const hk_table *t = q->t = &cl->tables[q->table];
+    q->li = &w->m[q->master].li[w->li_base[q->table]];
+    q->pending = t->nlines;
+    q->waiting = 0;
+    sim_lstate *ls = SIM_LS(w, qi);
     for (int k = 0; k < t->nlines; k++) {
-        SIM_LS(w, qi)[k].blackhole = t->lines[k].a.blackhole; /* sent, never waited for */
+        ls[k] = (sim_lstate){.blackhole = t->lines[k].a.blackhole}; /* sent, never waited for */
         q->waiting += !t->lines[k].a.blackhole;
-        sim_q_attempt(w, qi, k, now, 1);
+        sim_q_attempt(w, qi, k, now, 1); /* never ends a line at once: its end is an event */
     }
-    q_drop(w, qi, 1); /* release the dispatch hold */
+    if (q->waiting == 0) /* nothing to wait for: only local indexes, or blackholes */
+        query_finish(w, qi);
+    if (q->pending == 0)
+        q_release(w, qi);
 }
