@@ -38,30 +38,36 @@ static int64_t secs_of(int64_t us) { return us >= 0 ? us / 1000000 : -((-us + 99
 /* ---- class keys -------------------------------------------------------- */
 
 /* nodeads: errors in a row, <= 3 counting as 0. */
-static void key_nodeads(const hk_dash *d, double *k1, double *k2)
+static uint64_t key_nodeads(const hk_dash *d)
 {
     int64_t e = d->errors_a_row;
-    *k1 = (double)(e <= HK_DEAD_THRESHOLD ? 0 : e);
-    *k2 = 0;
+    return e <= HK_DEAD_THRESHOLD ? 0 : (uint64_t)e;
+}
+
+/* A float >= 0 (infinity included) as a number that sorts as the float does. */
+static uint64_t fkey(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
 }
 
 /* noerrors: no success in the window = not a candidate; else (critical ratio,
- * all-error ratio) with ratios <= 3% as 0, computed in float as searchd does. */
-static void key_noerrors(const hk_dash *d, int64_t now, double *k1, double *k2)
+ * all-error ratio), compared in that order, with ratios <= 3% as 0, computed in
+ * float as searchd does. */
+static uint64_t key_noerrors(const hk_dash *d, int64_t now)
 {
     uint64_t c[HK_EV_N];
     hk_dash_window_counts(d, now, c);
-    if (!c[HK_EV_SUCCESS]) {
-        *k1 = *k2 = INFINITY;
-        return;
-    }
+    if (!c[HK_EV_SUCCESS])
+        return HK_STREE_NONE;
     uint64_t crit = 0;
     for (int k = 0; k < HK_EV_WARNING; k++)
         crit += c[k];
     uint64_t n = crit + c[HK_EV_WARNING] + c[HK_EV_SUCCESS];
     float rc = (float)crit / (float)n, ra = (float)(crit + c[HK_EV_WARNING]) / (float)n;
-    *k1 = rc <= HK_ALLOWED_ERROR_RATIO ? 0.0f : rc;
-    *k2 = ra <= HK_ALLOWED_ERROR_RATIO ? 0.0f : ra;
+    return fkey(rc <= HK_ALLOWED_ERROR_RATIO ? 0.0f : rc) << 32 |
+           fkey(ra <= HK_ALLOWED_ERROR_RATIO ? 0.0f : ra);
 }
 
 /* Whether the blocks the window covers changed (they change at block starts and half-blocks);
@@ -83,12 +89,9 @@ static int window_moved(hk_line *l, int64_t now)
 
 static int set_leaf(hk_line *l, int i, int64_t now)
 {
-    double k1, k2;
-    if (l->strat == HK_STRAT_NODEADS)
-        key_nodeads(l->dash[i], &k1, &k2);
-    else
-        key_noerrors(l->dash[i], now, &k1, &k2);
-    return hk_stree_leaf(&l->tree, i, k1, k2, l->w[i]);
+    uint64_t key = l->strat == HK_STRAT_NODEADS ? key_nodeads(l->dash[i])
+                                                 : key_noerrors(l->dash[i], now);
+    return hk_stree_leaf(&l->tree, i, key, l->w[i]);
 }
 
 /* Bring the class tree up to date at time now. */
@@ -122,8 +125,7 @@ static int class_may_move(const hk_line *l, int i, unsigned what)
         return (what & HK_DASH_CH_ROW) != 0;
     if (what & HK_DASH_CH_COUNTS)
         return 1;
-    const hk_stree_node *x = &l->tree.t[l->tree.size + i];
-    return !(x->k1 == 0 && x->k2 == 0);
+    return l->tree.t[l->tree.size + i].key != 0;
 }
 
 static void on_dash_change(hk_dash_sub *s, unsigned what)
@@ -213,7 +215,7 @@ static void pr_health(hk_line *l, int64_t now_us, double *p)
     }
     for (int i = 0; i < l->n; i++) {
         const hk_stree_node *x = &l->tree.t[l->tree.size + i];
-        int in = x->k1 == root->k1 && x->k2 == root->k2;
+        int in = x->key == root->key;
         p[i] = !in ? 0.0 : root->wsum > 0 ? l->w[i] / root->wsum : (i == root->last);
     }
 }

@@ -1,7 +1,6 @@
 /* hk_stree: min-key / weight-sum segment tree (see hk_stree.h). */
 #include "hk_stree.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 int hk_stree_init(hk_stree *s, int n)
@@ -14,7 +13,7 @@ int hk_stree_init(hk_stree *s, int n)
     if (!s->t)
         return -1;
     for (int i = 0; i < s->size; i++)
-        hk_stree_leaf(s, i, INFINITY, INFINITY, 0);
+        hk_stree_leaf(s, i, HK_STREE_NONE, 0);
     hk_stree_build(s);
     return 0;
 }
@@ -25,35 +24,30 @@ void hk_stree_free(hk_stree *s)
     s->t = NULL;
 }
 
-int hk_stree_leaf(hk_stree *s, int i, double k1, double k2, double w)
+int hk_stree_leaf(hk_stree *s, int i, uint64_t key, double w)
 {
     hk_stree_node *x = &s->t[s->size + i];
-    int last = i < s->n && isfinite(k1) ? i : -1;
-    if (x->k1 == k1 && x->k2 == k2 && x->wsum == w && x->last == last)
+    if (i >= s->n)
+        key = HK_STREE_NONE;
+    int last = key != HK_STREE_NONE ? i : -1;
+    if (x->key == key && x->wsum == w && x->last == last)
         return 0;
-    x->k1 = k1;
-    x->k2 = k2;
+    x->key = key;
     x->wsum = w;
     x->last = last;
     return 1;
-}
-
-static int less(const hk_stree_node *a, const hk_stree_node *b)
-{
-    return a->k1 < b->k1 || (a->k1 == b->k1 && a->k2 < b->k2);
 }
 
 static void pull(hk_stree *s, int v)
 {
     const hk_stree_node *l = &s->t[2 * v], *r = &s->t[2 * v + 1];
     hk_stree_node *x = &s->t[v];
-    if (less(l, r)) {
+    if (l->key < r->key) {
         *x = *l;
-    } else if (less(r, l)) {
+    } else if (r->key < l->key) {
         *x = *r;
     } else {
-        x->k1 = l->k1;
-        x->k2 = l->k2;
+        x->key = l->key;
         x->wsum = l->wsum + r->wsum;
         x->last = r->last >= 0 ? r->last : l->last;
     }
@@ -84,8 +78,7 @@ int hk_stree_pick(const hk_stree *s, double u)
     int v = 1;
     while (v < s->size) {
         const hk_stree_node *l = &s->t[2 * v], *r = &s->t[2 * v + 1];
-        int lin = l->last >= 0 && l->k1 == root->k1 && l->k2 == root->k2;
-        int rin = r->last >= 0 && r->k1 == root->k1 && r->k2 == root->k2;
+        int lin = l->key == root->key, rin = r->key == root->key; /* root's key is a class */
         if (lin && (!rin || target < l->wsum)) {
             v = 2 * v;
         } else {

@@ -1,5 +1,6 @@
 /* hk_stree: a segment tree over the mirrors of one agent line, keeping for
- * every subtree the smallest health key (k1, then k2), the summed weight of
+ * every subtree the smallest health key (an integer: the strategy encodes its
+ * class so that a better class is a smaller number), the summed weight of
  * the mirrors that have it, and the highest index that has it. It makes a
  * strategy pick O(log n) — weighted random among the healthiest class, or
  * that class's last mirror when their weights are all 0 — and an update of
@@ -7,9 +8,15 @@
 #ifndef HK_STREE_H
 #define HK_STREE_H
 
+#include <stdint.h>
+
+#define HK_STREE_NONE UINT64_MAX  /* the key of a mirror that is no candidate at all */
+
 typedef struct hk_stree_node {
-    double k1, k2, wsum;
-    int last;                    /* highest leaf index attaining the key, -1 = none */
+    uint64_t key;
+    double wsum;
+    int last;                    /* highest leaf index attaining the key, -1 = none (exactly
+                                    when the key is HK_STREE_NONE) */
 } hk_stree_node;
 
 typedef struct hk_stree {
@@ -20,7 +27,7 @@ typedef struct hk_stree {
 int hk_stree_init(hk_stree *s, int n);
 void hk_stree_free(hk_stree *s);
 /* Set leaf i; hk_stree_fix(i) repairs its path, hk_stree_build() all. */
-int hk_stree_leaf(hk_stree *s, int i, double k1, double k2, double w); /* 1 if it changed */
+int hk_stree_leaf(hk_stree *s, int i, uint64_t key, double w); /* 1 if it changed */
 void hk_stree_fix(hk_stree *s, int i);
 void hk_stree_build(hk_stree *s);
 const hk_stree_node *hk_stree_root(const hk_stree *s);
