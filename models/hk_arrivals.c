@@ -139,6 +139,7 @@ int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int n
     if (!r || rate(r->v, &a->rate) < 0)
         return err(bad, r ? r->at : (int)strlen(name) + 1, what, nw,
                    "a rate such as 200/s (also /ms, /m, /h), from 0.000001/s to 1000000/s");
+    a->gap_us = 1.0 / a->rate;
     if (a->kind == HK_ARR_ONOFF) {
         const kv *on = arg(args, n, "on", 1), *off = arg(args, n, "off", 2);
         if (!on || !off)
@@ -170,7 +171,7 @@ static int64_t after(hk_arrivals *a, int64_t now, double gap)
     if (!(gap < (double)HK_TIME_MAX_US))
         return now + HK_TIME_MAX_US;
     double x = a->carry + gap;
-    int64_t g = (int64_t)floor(x);
+    int64_t g = x >= 0 ? (int64_t)x : (int64_t)floor(x); /* gaps are >= 0: no libm call */
     a->carry = x - (double)g;
     if (g < 1) {
         g = 1;
@@ -184,11 +185,11 @@ int64_t hk_arrivals_next(hk_arrivals *a, int64_t now, gsl_rng *r, int *table)
     *table = -1;
     switch (a->kind) {
     case HK_ARR_POISSON:
-        return after(a, now, gsl_ran_exponential(r, 1.0 / a->rate));
+        return after(a, now, gsl_ran_exponential(r, a->gap_us));
     case HK_ARR_CONSTANT:
-        return a->started++ ? after(a, now, 1.0 / a->rate) : now;
+        return a->started++ ? after(a, now, a->gap_us) : now;
     case HK_ARR_ONOFF: {
-        int64_t t = after(a, now, gsl_ran_exponential(r, 1.0 / a->rate));
+        int64_t t = after(a, now, gsl_ran_exponential(r, a->gap_us));
         int64_t cyc = a->on_us + a->off_us, ph = t % cyc;
         return ph < a->on_us ? t : t - ph + cyc; /* memoryless: restart at the next on */
     }

@@ -28,6 +28,7 @@ typedef int (*hk_arr_next_fn)(void *ctx, int64_t *t_us, int *table);
 typedef struct hk_arrivals {
     hk_arr_kind kind;
     double rate;                 /* per microsecond (mean rate for diurnal) */
+    double gap_us;               /* 1 / rate, the mean gap (computed once, not per arrival) */
     double amplitude;            /* diurnal */
     int64_t on_us, off_us, period_us;
     char path[512], column[128]; /* trace */

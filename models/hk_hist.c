@@ -51,12 +51,6 @@ static uint32_t *slot(hk_hist *h, int k)
     return &(*o)[k % HK_HIST_SUB];
 }
 
-static uint32_t count(const hk_hist *h, int k)
-{
-    const uint32_t *o = h->oct[k / HK_HIST_SUB];
-    return o ? o[k % HK_HIST_SUB] : 0;
-}
-
 void hk_hist_add_any(hk_hist *h, double us)
 {
     if (!(us >= 0))
@@ -110,19 +104,28 @@ double hk_hist_quantile(const hk_hist *h, double q)
         return h->max;
     double rank = q * (double)n;
     uint64_t seen = 0;
-    for (int k = 0; k < HK_HIST_N; k++) {
-        uint32_t c = count(h, k);
-        if (!c) {
-            if (k % HK_HIST_SUB == 0 && !h->oct[k / HK_HIST_SUB])
-                k += HK_HIST_SUB - 1; /* a whole empty power of two */
+    for (int o = 0; o < HK_HIST_OCT; o++) {
+        const uint32_t *c = h->oct[o];
+        if (!c)
+            continue;
+        uint64_t all = 0;
+        for (int j = 0; j < HK_HIST_SUB; j++)
+            all += c[j];
+        if ((double)(seen + all) < rank) { /* the rank lies beyond this power of two */
+            seen += all;
             continue;
         }
-        if ((double)(seen + c) >= rank) {
-            double lo = k ? lower(k) : 0.0, hi = k + 1 < HK_HIST_N ? lower(k + 1) : h->max;
-            double v = lo + (hi - lo) * (rank - (double)seen) / (double)c;
-            return v < h->min ? h->min : v > h->max ? h->max : v;
+        for (int j = 0; j < HK_HIST_SUB; j++) {
+            if (!c[j])
+                continue;
+            if ((double)(seen + c[j]) >= rank) {
+                int k = o * HK_HIST_SUB + j;
+                double lo = k ? lower(k) : 0.0, hi = k + 1 < HK_HIST_N ? lower(k + 1) : h->max;
+                double v = lo + (hi - lo) * (rank - (double)seen) / (double)c[j];
+                return v < h->min ? h->min : v > h->max ? h->max : v;
+            }
+            seen += c[j];
         }
-        seen += c;
     }
     return h->max;
 }

@@ -144,9 +144,13 @@ static void on_dash_change(hk_dash_sub *s, unsigned what)
  * last time; the documented variant once per karma block, from the last block. */
 static void maybe_recalc(hk_line *l, int64_t now_us)
 {
+    if (now_us >= l->calm_lo_us && now_us < l->calm_hi_us)
+        return; /* the usual case: a comparison, no division */
     int64_t karma = l->dash[0]->karma_s;
     if (l->var->per_period) {
         int64_t blk = hk_dash_block_of(l->dash[0], now_us);
+        l->calm_lo_us = blk * karma * 1000000; /* the rest of this block */
+        l->calm_hi_us = l->calm_lo_us + karma * 1000000;
         if (blk == l->last_block)
             return;
         l->last_block = blk;
@@ -157,9 +161,13 @@ static void maybe_recalc(hk_line *l, int64_t now_us)
         }
     } else {
         int64_t secs = secs_of(now_us);
-        if (secs - l->last_recalc_s <= karma / 2)
+        int due = secs - l->last_recalc_s > karma / 2;
+        if (due)
+            l->last_recalc_s = secs;
+        l->calm_lo_us = INT64_MIN; /* until secs - last_recalc_s > karma / 2 */
+        l->calm_hi_us = (l->last_recalc_s + karma / 2 + 1) * 1000000;
+        if (!due)
             return;
-        l->last_recalc_s = secs;
         for (int i = 0; i < l->n; i++) {
             hk_block b;
             hk_dash_window(l->dash[i], now_us, 1, &b);

@@ -31,6 +31,7 @@ typedef struct hk_line {
     double *w;                   /* weights, variant's unit */
     int64_t last_recalc_s;       /* IsHalfPeriodChanged timestamp */
     int64_t last_block;          /* per-period variants: block of the last recompute */
+    int64_t calm_lo_us, calm_hi_us; /* no recomputation is due for times in [lo, hi) */
     uint64_t rr;                 /* roundrobin counter */
     uint64_t recalcs;            /* weight recomputations done */
     int *outstanding;            /* per mirror: attempts in flight from this master */

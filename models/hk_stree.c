@@ -79,13 +79,11 @@ int hk_stree_pick(const hk_stree *s, double u)
     while (v < s->size) {
         const hk_stree_node *l = &s->t[2 * v], *r = &s->t[2 * v + 1];
         int lin = l->key == root->key, rin = r->key == root->key; /* root's key is a class */
-        if (lin && (!rin || target < l->wsum)) {
-            v = 2 * v;
-        } else {
-            if (lin)
-                target -= l->wsum;
-            v = 2 * v + 1;
-        }
+        int right = (!lin) | (rin & (target >= l->wsum));
+        /* without branches: the side taken is random, so a branch would be mispredicted half
+         * the time; passing a left subtree of the class takes its weight off the target */
+        target -= (right & lin) ? l->wsum : 0.0;
+        v = 2 * v + right;
     }
     int i = v - s->size;
     /* rounding can land on a zero-weight leaf at a boundary: fall back to the class's last */

@@ -126,8 +126,13 @@ void hk_tl_query(hk_tl *t, int64_t t_us, int status)
     int k = hk_tl_bin_of(t, t_us);
     if (k < 0)
         return;
-    uint32_t *f[3] = {&t->b[k].ok, &t->b[k].partial, &t->b[k].failed};
-    (*f[status < 0 ? 0 : status > 2 ? 2 : status])++;
+    hk_tl_bin *b = &t->b[k];
+    if (status <= 0)
+        b->ok++;
+    else if (status == 1)
+        b->partial++;
+    else
+        b->failed++;
 }
 
 void hk_tl_fill(hk_tl *t)

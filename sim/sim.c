@@ -248,7 +248,7 @@ void sim_free(sim_world *w)
 
 static void dispatch(sim_world *w, const sim_ev *e)
 {
-    switch (e->type) {
+    switch (sim_ev_type(e)) {
     case EV_ARRIVAL: sim_q_arrival(w, e->t, e->a, e->b); break;
     case EV_ATTEMPT: sim_q_attempt(w, e->a, e->b, e->t, w->var->rechoose_on_retry); break;
     case EV_MIRROR_IN: sim_q_mirror_in(w, e->t, e->a, e->b); break;

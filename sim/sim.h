@@ -165,6 +165,7 @@ void sim_p_start(sim_world *w);
 
 enum { EV_ARRIVAL = 1, EV_ATTEMPT, EV_MIRROR_IN, EV_DONE, EV_PING, EV_PING_DONE, EV_SAMPLE,
        EV_PERIOD, EV_END };
+_Static_assert(EV_END < (1 << SIM_EV_TYPE_BITS), "an event type fits in sim_ev.ord's low bits");
 
 #define SIM_LS(w, qi) (&(w)->lsbuf[(size_t)(qi) * (size_t)(w)->maxlines])
 

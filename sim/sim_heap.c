@@ -9,7 +9,7 @@ void sim_heap_free(sim_heap *h) { free(h->e); sim_heap_init(h); }
 
 static int less(const sim_ev *x, const sim_ev *y)
 {
-    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+    return x->t < y->t || (x->t == y->t && x->ord < y->ord);
 }
 
 int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b)
@@ -22,7 +22,7 @@ int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b)
         h->e = e;
         h->cap = cap;
     }
-    sim_ev v = {t, h->seq++, type, a, b};
+    sim_ev v = {t, h->seq++ << SIM_EV_TYPE_BITS | (uint64_t)type, a, b};
     int i = h->n++;
     while (i > 0) {
         int p = (i - 1) / 2;
@@ -39,7 +39,7 @@ int sim_heap_push_lane(sim_heap *h, int64_t t, int type, int a, int b)
 {
     if (h->lane_on)
         return -1;
-    h->lane = (sim_ev){t, h->seq++, type, a, b};
+    h->lane = (sim_ev){t, h->seq++ << SIM_EV_TYPE_BITS | (uint64_t)type, a, b};
     h->lane_on = 1;
     return 0;
 }

@@ -9,12 +9,16 @@
 
 #include <stdint.h>
 
-typedef struct sim_ev {
+#define SIM_EV_TYPE_BITS 4
+
+typedef struct sim_ev {          /* 24 bytes: the heap moves fewer of them */
     int64_t t;
-    uint64_t seq;
-    int type;
+    uint64_t ord;                /* insertion sequence << SIM_EV_TYPE_BITS | type: orders
+                                    equal times by insertion, and carries the type */
     int a, b;
 } sim_ev;
+
+static inline int sim_ev_type(const sim_ev *e) { return (int)(e->ord & ((1u << SIM_EV_TYPE_BITS) - 1)); }
 
 typedef struct sim_heap {
     sim_ev *e;
