@@ -180,16 +180,30 @@ static int64_t after(hk_arrivals *a, int64_t now, double gap)
     return now + g;
 }
 
+/* An exponential gap of mean 1/rate (drawn ahead when the generator is this process's alone). */
+static double exp_gap(hk_arrivals *a, gsl_rng *r)
+{
+    if (!a->draw_ahead)
+        return gsl_ran_exponential(r, a->gap_us);
+    if (a->ahead_i == a->ahead_n) {
+        for (int k = 0; k < HK_ARR_AHEAD; k++)
+            a->ahead[k] = gsl_ran_exponential(r, a->gap_us);
+        a->ahead_i = 0;
+        a->ahead_n = HK_ARR_AHEAD;
+    }
+    return a->ahead[a->ahead_i++];
+}
+
 int64_t hk_arrivals_next(hk_arrivals *a, int64_t now, gsl_rng *r, int *table)
 {
     *table = -1;
     switch (a->kind) {
     case HK_ARR_POISSON:
-        return after(a, now, gsl_ran_exponential(r, a->gap_us));
+        return after(a, now, exp_gap(a, r));
     case HK_ARR_CONSTANT:
         return a->started++ ? after(a, now, a->gap_us) : now;
     case HK_ARR_ONOFF: {
-        int64_t t = after(a, now, gsl_ran_exponential(r, a->gap_us));
+        int64_t t = after(a, now, exp_gap(a, r));
         int64_t cyc = a->on_us + a->off_us, ph = t % cyc;
         return ph < a->on_us ? t : t - ph + cyc; /* memoryless: restart at the next on */
     }

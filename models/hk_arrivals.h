@@ -25,6 +25,8 @@ typedef enum hk_arr_kind {
  * -1 on error. */
 typedef int (*hk_arr_next_fn)(void *ctx, int64_t *t_us, int *table);
 
+#define HK_ARR_AHEAD 16
+
 typedef struct hk_arrivals {
     hk_arr_kind kind;
     double rate;                 /* per microsecond (mean rate for diurnal) */
@@ -36,6 +38,11 @@ typedef struct hk_arrivals {
     void *ctx;
     int started;
     double carry;                /* the fraction of a us the last gap left over */
+    int draw_ahead;              /* the caller's generator feeds nothing else: exponential gaps
+                                    may be drawn HK_ARR_AHEAD at a time (same values, same order;
+                                    the CPU overlaps the draws' libm calls) */
+    int ahead_i, ahead_n;
+    double ahead[HK_ARR_AHEAD];
 } hk_arrivals;
 
 int hk_arrivals_parse(const char *s, hk_arrivals *a, int *bad, char *what, int nwhat);

@@ -300,6 +300,21 @@ double hk_dist_sample_any(const hk_dist *d, gsl_rng *r)
     return x >= 0 ? (x <= HK_DIST_MAX_US ? x : HK_DIST_MAX_US) : 0.0; /* NaN too */
 }
 
+void hk_dist_ahead_init(hk_dist_ahead *a, const hk_dist *d, gsl_rng *r)
+{
+    a->d = d;
+    a->r = r;
+    a->i = a->n = 0;
+}
+
+void hk_dist_ahead_fill(hk_dist_ahead *a)
+{
+    for (int k = 0; k < HK_DIST_AHEAD; k++)
+        a->v[k] = hk_dist_sample(a->d, a->r);
+    a->i = 0;
+    a->n = HK_DIST_AHEAD;
+}
+
 static double draw(const hk_dist *d, gsl_rng *r)
 {
     switch (d->kind) {

@@ -51,6 +51,27 @@ static inline double hk_dist_sample(const hk_dist *d, gsl_rng *r)
     return hk_dist_sample_any(d, r);
 }
 double hk_dist_mean(const hk_dist *d);
+/* Samples of one distribution drawn HK_DIST_AHEAD at a time from a generator that feeds
+ * nothing else: the same values in the same order as one hk_dist_sample() per call, but drawn
+ * back to back, so the CPU overlaps their libm calls instead of waiting for each in turn. */
+#define HK_DIST_AHEAD 16
+
+typedef struct hk_dist_ahead {
+    const hk_dist *d;
+    gsl_rng *r;
+    int i, n;                    /* next sample, samples held */
+    double v[HK_DIST_AHEAD];
+} hk_dist_ahead;
+
+void hk_dist_ahead_init(hk_dist_ahead *a, const hk_dist *d, gsl_rng *r);
+void hk_dist_ahead_fill(hk_dist_ahead *a);
+static inline double hk_dist_ahead_next(hk_dist_ahead *a)
+{
+    if (a->i == a->n)
+        hk_dist_ahead_fill(a);
+    return a->v[a->i++];
+}
+
 /* Empirical parts that still need samples (depth-first); NULL when none left. */
 hk_dist *hk_dist_next_empirical(hk_dist *d);
 /* Take ownership of samples (microseconds) for an empirical distribution. */

@@ -25,6 +25,18 @@ static gsl_rng *rng_new(uint64_t seed, uint64_t stream)
 
 /* ---- set-up ---------------------------------------------------------- */
 
+/* Whether host h's stream feeds its service times only: no random network time, refusals,
+ * errors or warnings (then they may be drawn ahead: the same values in the same order). */
+static int service_only(const sim_world *w, int h, const hk_behave *b)
+{
+    if (b->rtt->kind != HK_DIST_CONSTANT || b->refuse > 0 || b->errors > 0 || b->warnings > 0)
+        return 0;
+    for (int i = 0; i < w->s->nfaults; i++)
+        if (w->s->faults[i].host == h && w->s->faults[i].kind == HK_FAULT_ERRORS)
+            return 0;
+    return 1;
+}
+
 static int init_mirrors(sim_world *w)
 {
     const hk_cluster *cl = w->s->cl;
@@ -37,6 +49,8 @@ static int init_mirrors(sim_world *w)
         m->rng = rng_new(w->o.seed, 1000 + (uint64_t)h);
         if (!m->rng || hk_fcfs_init(&m->workers, m->b->threads) < 0)
             return -1;
+        m->svc_ahead = service_only(w, h, m->b);
+        hk_dist_ahead_init(&m->svc, m->b->service, m->rng);
     }
     return 0;
 }
@@ -180,6 +194,8 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
     w->qfree = -1;
     w->rng_arr = rng_new(o->seed, 1);
     w->arr = s->wl.arr;
+    w->arr.draw_ahead = 1; /* rng_arr feeds open-loop arrivals alone (a closed loop draws its
+                              think times from it and never asks the arrival process) */
     w->rng_pick = rng_new(o->seed, 2);
     sim_heap_init(&w->h);
     hk_buf_init(&w->status);
@@ -257,6 +273,8 @@ static void dispatch(sim_world *w, const sim_ev *e)
     case EV_PING_DONE: sim_p_ping_done(w, e->t, e->a, e->b); break;
     case EV_SAMPLE:
         if (e->t < w->end_us) {
+            if (w->o.progress) /* told at each sample (at most 1 s of simulated time apart) */
+                w->o.progress(w->o.pctx, (double)(e->t - w->t0) / (double)(w->end_us - w->t0));
             sim_p_sample(w, e->t);
             sim_heap_push(&w->h, e->t + w->sample_us, EV_SAMPLE, 0, 0);
         }
@@ -279,10 +297,8 @@ static void dispatch(sim_world *w, const sim_ev *e)
 int sim_run(sim_world *w)
 {
     sim_ev e;
-    double span = (double)(w->end_us - w->t0);
     while (sim_heap_pop(&w->h, &e)) {
-        if ((++w->events & 0xffff) == 0 && w->o.progress)
-            w->o.progress(w->o.pctx, fmin(1.0, (double)(e.t - w->t0) / span));
+        w->events++;
         w->t_now = e.t;
         dispatch(w, &e);
     }

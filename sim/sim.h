@@ -46,6 +46,8 @@ typedef struct sim_mirror {
     const hk_behave *b;
     gsl_rng *rng;                /* its own stream: common random numbers across runs */
     hk_fcfs workers;
+    int svc_ahead;               /* its stream feeds only the service times: drawn ahead */
+    hk_dist_ahead svc;
     uint64_t served;
     double busy_us, busy_tail_us;   /* service time offered: all, in the last quarter */
 } sim_mirror;

@@ -222,7 +222,9 @@ void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
         done_at(w, now + ls->r2 / 2, qi, k, HK_EV_REMOTE_ERROR);
         return;
     }
-    double svc = hk_dist_sample(mr->b->service, mr->rng) * (f == HK_FAULT_SLOW ? x : 1.0);
+    double svc = (mr->svc_ahead ? hk_dist_ahead_next(&mr->svc)
+                                : hk_dist_sample(mr->b->service, mr->rng)) *
+                 (f == HK_FAULT_SLOW ? x : 1.0);
     int64_t left = serve(w, mr, now, svc), reply = left + ls->r2 / 2;
     ls->svc_us = (float)svc;
     ls->wait_us = (float)((double)(left - now) - svc);
@@ -281,7 +283,8 @@ static int pick_table(sim_world *w, int table)
     if (table >= 0)
         return table;
     const hk_workload *wl = &w->s->wl;
-    return wl->table >= 0 ? wl->table : (int)(w->next_id % (uint64_t)w->s->cl->ntables);
+    int n = w->s->cl->ntables;
+    return wl->table >= 0 ? wl->table : n == 1 ? 0 : (int)(w->next_id % (uint64_t)n);
 }
 
 /* client: a closed-loop client's index, -1 for open loop; table: as its source gave it (-1 the
@@ -304,7 +307,7 @@ void sim_q_arrival(sim_world *w, int64_t now, int client, int table)
     w->next_id++;
     q->t_arr = q->t_last = now;
     q->client = client;
-    q->master = (int)((client >= 0 ? (uint64_t)client : q->id) % (uint64_t)w->nm);
+    q->master = w->nm == 1 ? 0 : (int)((client >= 0 ? (uint64_t)client : q->id) % (uint64_t)w->nm);
     q->failed = 0;
     const hk_table *t = q->t = &cl->tables[q->table];
     q->li = &w->m[q->master].li[w->li_base[q->table]];
@@ -312,7 +315,10 @@ void sim_q_arrival(sim_world *w, int64_t now, int client, int table)
     q->waiting = 0;
     sim_lstate *ls = SIM_LS(w, qi);
     for (int k = 0; k < t->nlines; k++) {
-        ls[k] = (sim_lstate){.blackhole = t->lines[k].a.blackhole}; /* sent, never waited for */
+        ls[k].blackhole = t->lines[k].a.blackhole; /* sent, never waited for */
+        ls[k].attempts = 0; /* the attempt sets the rest; these are read at the end */
+        ls[k].ev = 0;
+        ls[k].t_done = 0;
         q->waiting += !t->lines[k].a.blackhole;
         sim_q_attempt(w, qi, k, now, 1); /* never ends a line at once: its end is an event */
     }
