@@ -39,7 +39,7 @@ typedef struct hk_arrivals {
     int started;
     double carry;                /* the fraction of a us the last gap left over */
     int draw_ahead;              /* the caller's generator feeds nothing else: exponential gaps
-                                    may be drawn HK_ARR_AHEAD at a time (same values, same order;
+                                    may be drawn HK_ARR_AHEAD together (same values, same order;
                                     the CPU overlaps the draws' libm calls) */
     int ahead_i, ahead_n;
     double ahead[HK_ARR_AHEAD];
