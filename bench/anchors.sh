@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# anchors.sh [BUILD_DIR] [PAIRS] — hasim's speed against its two anchors on scenarios/mmc.scn
-# (a benchmark, not a test): bench/bareloop (the least a C program must do for that model) and
-# bench/mmc_simpy.py (the same model in SimPy, Debian python3-simpy). First checks that the three
-# agree on mean latency and shares (else a ratio means nothing), then measures whole-process CPU
-# time (user + sys) per query, hasim and the bare loop back to back in PAIRS pairs (default 5),
-# and prints the medians and "hasim = X of bare loop, Y x SimPy".
+# anchors.sh [BUILD_DIR] [PAIRS] — hasim's speed against its anchors (a benchmark, not a test):
+#   scenarios/mmc.scn       against bench/bareloop's mmc model (the least a C program must do
+#                           for it) and bench/mmc_simpy.py (the same model in SimPy, Debian
+#                           python3-simpy; skipped with a line saying so when it is missing);
+#   scenarios/textbook.scn  against bench/bareloop's textbook model.
+# For each: first checks that the programs agree on mean latency and shares (else a ratio means
+# nothing), then measures whole-process CPU time (user + sys) per query, hasim and the bare loop
+# back to back in PAIRS pairs (default 5), and prints the medians. The last lines read
+# "hasim = X of bare loop, Y x SimPy" (mmc) and "textbook: hasim = X of bare loop".
 set -u
 B=${1:-build}; PAIRS=${2:-5}
 cd "$(dirname "$0")/.." || exit 1
@@ -20,7 +23,7 @@ per_q() { awk -v c="$1" -v q="$2" 'BEGIN {printf "%.3f\n", c / q * 1e9}'; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 # hasim's answers: mean latency (report.txt) and shares (summary.csv)
-hasim_run() { rm -rf "$T/h"; "$B/hasim" scenarios/mmc.scn --duration ${1}s --out "$T/h" --quiet; }
+hasim_run() { rm -rf "$T/h"; "$B/hasim" "scenarios/$1.scn" --duration "${2}s" --out "$T/h" --quiet; }
 hasim_line() {
   local q m s
   q=$(sed -n 's/^queries: \([0-9]*\):.*/\1/p' "$T/h/report.txt")
@@ -30,13 +33,33 @@ hasim_line() {
 }
 field() { awk -v k="$1" '{for (i=1;i<NF;i++) if ($i==k) print $(i+1)}'; }
 shares() { sed 's/.*shares //'; }
+agree() { # agree HASIM_LINE OTHER_LINE NAME: mean within 3%, every share within 0.01 of hasim's
+  awk -v hm="$(echo "$1" | field mean_ms)" -v om="$(echo "$2" | field mean_ms)" \
+      -v hs="$(echo "$1" | shares)" -v os="$(echo "$2" | shares)" -v n="$3" 'BEGIN {
+    ok = (om > hm * 0.97 && om < hm * 1.03); split(hs, a, " "); split(os, b, " ")
+    for (i in a) if (a[i] - b[i] > 0.01 || b[i] - a[i] > 0.01) ok = 0
+    if (!ok) printf "anchors: %s disagrees with hasim (mean %s vs %s ms, shares %s vs %s): no ratio\n", n, om, hm, os, hs
+    exit !ok }'
+}
 
-echo "anchors: scenarios/mmc.scn (Poisson 600/s, 4 mirrors x 2 FCFS workers, exp 8/6/12/4 ms, manticore-fixed weights)"
+# pairs MODEL: CPU ns per query of hasim and the bare loop, back to back; sets HN and BN
+pairs() {
+  : > "$T/h.t"; : > "$T/b.t"
+  for _ in $(seq "$PAIRS"); do
+    c=$(cpu hasim_run "$1" $SIM_S); q=$(hasim_line | field queries); per_q "$c" "$q" >> "$T/h.t"
+    c=$(cpu "$B/bareloop" "$1" $SIM_S); q=$(field queries < "$T/last.out"); per_q "$c" "$q" >> "$T/b.t"
+  done
+  HN=$(median < "$T/h.t"); BN=$(median < "$T/b.t")
+  printf "  hasim     %7.1f ns CPU per query (median of %d, %d s simulated)\n" "$HN" "$PAIRS" $SIM_S
+  printf "  bare loop %7.1f ns CPU per query\n" "$BN"
+}
+
 echo "machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# 1. agreement (600 s of each)
-hasim_run 600 > /dev/null 2>&1 || { echo "anchors: hasim failed"; exit 1; }
-H=$(hasim_line); BL=$("$B/bareloop" 600)
+# 1. mmc: agreement (600 s of each), then the pairs and SimPy
+echo "anchors: scenarios/mmc.scn (Poisson 600/s, 4 mirrors x 2 FCFS workers, exp 8/6/12/4 ms, manticore-fixed weights)"
+hasim_run mmc 600 > /dev/null 2>&1 || { echo "anchors: hasim failed"; exit 1; }
+H=$(hasim_line); BL=$("$B/bareloop" mmc 600)
 echo "  hasim     $H"; echo "  bare loop $BL"
 have_py=0
 if $PY -c 'import SimPy.Simulation' 2> /dev/null; then
@@ -44,28 +67,11 @@ if $PY -c 'import SimPy.Simulation' 2> /dev/null; then
 else
   echo "  SimPy     skipped: python3-simpy is not installed (apt-get install python3-simpy)"
 fi
-agree() { # agree "LINE" NAME: mean within 3%, every share within 0.01 of hasim's
-  awk -v hm="$(echo "$H" | field mean_ms)" -v om="$(echo "$1" | field mean_ms)" \
-      -v hs="$(echo "$H" | shares)" -v os="$(echo "$1" | shares)" -v n="$2" 'BEGIN {
-    ok = (om > hm * 0.97 && om < hm * 1.03); split(hs, a, " "); split(os, b, " ")
-    for (i in a) if (a[i] - b[i] > 0.01 || b[i] - a[i] > 0.01) ok = 0
-    if (!ok) printf "anchors: %s disagrees with hasim (mean %s vs %s ms, shares %s vs %s): no ratio\n", n, om, hm, os, hs
-    exit !ok }'
-}
-agree "$BL" "the bare loop" || exit 1
-[ $have_py = 1 ] && { agree "$PL" "SimPy" || exit 1; }
+agree "$H" "$BL" "the bare loop" || exit 1
+[ $have_py = 1 ] && { agree "$H" "$PL" "SimPy" || exit 1; }
 echo "  agree: mean latency within 3%, every share within 0.01"
-
-# 2. CPU time per query, hasim and the bare loop back to back
-: > "$T/h.t"; : > "$T/b.t"
-for _ in $(seq "$PAIRS"); do
-  c=$(cpu hasim_run $SIM_S); q=$(hasim_line | field queries); per_q "$c" "$q" >> "$T/h.t"
-  c=$(cpu "$B/bareloop" $SIM_S); q=$(field queries < "$T/last.out"); per_q "$c" "$q" >> "$T/b.t"
-done
-hn=$(median < "$T/h.t"); bn=$(median < "$T/b.t")
-printf "  hasim     %7.1f ns CPU per query (median of %d, %d s simulated)\n" "$hn" "$PAIRS" $SIM_S
-printf "  bare loop %7.1f ns CPU per query\n" "$bn"
-line=$(awk -v h="$hn" -v b="$bn" 'BEGIN {printf "hasim = %.2f of bare loop", b / h}')
+pairs mmc
+line=$(awk -v h="$HN" -v b="$BN" 'BEGIN {printf "hasim = %.2f of bare loop", b / h}')
 if [ $have_py = 1 ]; then
   : > "$T/p.t"
   for _ in 1 2 3; do
@@ -73,6 +79,16 @@ if [ $have_py = 1 ]; then
   done
   pn=$(median < "$T/p.t")
   printf "  SimPy     %7.1f ns CPU per query (median of 3, %d s simulated)\n" "$pn" $PY_S
-  line="$line, $(awk -v h="$hn" -v p="$pn" 'BEGIN {printf "%.0fx SimPy", p / h}')"
+  line="$line, $(awk -v h="$HN" -v p="$pn" 'BEGIN {printf "%.0fx SimPy", p / h}')"
 fi
+
+# 2. textbook: agreement, then the pairs
+echo "anchors: scenarios/textbook.scn (Poisson 200/s, 4 mirrors of constant 10/5/30/3 ms, no queue, manticore weights, pings after 1 s idle)"
+hasim_run textbook 600 > /dev/null 2>&1 || { echo "anchors: hasim failed"; exit 1; }
+H=$(hasim_line); BL=$("$B/bareloop" textbook 600)
+echo "  hasim     $H"; echo "  bare loop $BL"
+agree "$H" "$BL" "the bare loop" || exit 1
+echo "  agree: mean latency within 3%, every share within 0.01"
+pairs textbook
 echo "$line"
+awk -v h="$HN" -v b="$BN" 'BEGIN {printf "textbook: hasim = %.2f of bare loop\n", b / h}'
