@@ -40,16 +40,16 @@ typedef struct hk_dash_sub {
     void (*fn)(struct hk_dash_sub *self, unsigned what);
 } hk_dash_sub;
 
-typedef struct hk_dash {
-    int64_t karma_s;
-    hk_dash_sub *subs;           /* intrusive list; the subscribers own the nodes */
-    hk_block ring[HK_DASH_PERIODS];
-    int64_t errors_a_row;
-    int64_t last_query_us, last_answer_us;
-    int64_t ping_trip_us;
+typedef struct hk_dash {        /* what every attempt touches first: one cache line */
+    int64_t cur_lo_us, cur_hi_us;
     int cur;                     /* the slot being written, for times in [cur_lo, cur_hi) (an
                                     index, not a pointer: a dashboard may be copied) */
-    int64_t cur_lo_us, cur_hi_us;
+    int64_t errors_a_row;
+    int64_t last_query_us, last_answer_us;
+    hk_dash_sub *subs;           /* intrusive list; the subscribers own the nodes */
+    int64_t karma_s;
+    int64_t ping_trip_us;
+    hk_block ring[HK_DASH_PERIODS];
 } hk_dash;
 
 void hk_dash_init(hk_dash *d, int64_t karma_s);

@@ -13,11 +13,19 @@
 
 #define HK_ALLOWED_ERROR_RATIO 0.03f
 
+/* A line's subscription to one mirror's dashboard. It keeps what a notice needs to be judged
+ * (is the mirror already marked, is it in the best class), so most notices read this node only,
+ * not the line or its tree. */
 typedef struct hk_line_sub {
     hk_dash_sub base;            /* first: the dashboard's list links this */
     hk_line *l;
     int i;
+    int strat;
+    char dirty;                  /* on the line's dirty list */
+    char best;                   /* its class key is 0 (set with the tree's leaf) */
 } hk_line_sub;
+
+static hk_line_sub *sub_of(const hk_line *l, int i) { return &((hk_line_sub *)l->subs)[i]; }
 
 int64_t hk_strat_timer(const hk_variant *v, const hk_block *b)
 {
@@ -91,6 +99,7 @@ static int set_leaf(hk_line *l, int i, int64_t now)
 {
     uint64_t key = l->strat == HK_STRAT_NODEADS ? key_nodeads(l->dash[i])
                                                  : key_noerrors(l->dash[i], now);
+    sub_of(l, i)->best = key == 0;
     return hk_stree_leaf(&l->tree, i, key, l->w[i]);
 }
 
@@ -101,7 +110,7 @@ static void refresh(hk_line *l, int64_t now)
     if (!l->tree_ok || moved) {
         for (int i = 0; i < l->n; i++) {
             set_leaf(l, i, now);
-            l->isdirty[i] = 0;
+            sub_of(l, i)->dirty = 0;
         }
         hk_stree_build(&l->tree);
         l->ndirty = 0;
@@ -110,7 +119,7 @@ static void refresh(hk_line *l, int64_t now)
     }
     for (int k = 0; k < l->ndirty; k++) {
         int i = l->dirty[k];
-        l->isdirty[i] = 0;
+        sub_of(l, i)->dirty = 0;
         if (set_leaf(l, i, now)) /* an answer that changes nothing (a success) costs no walk */
             hk_stree_fix(&l->tree, i);
     }
@@ -119,22 +128,19 @@ static void refresh(hk_line *l, int64_t now)
 
 /* Whether a change can move mirror i's class: nodeads reads only the errors in a row; for
  * noerrors one more success cannot move a mirror out of the best ratios (both at most 3%). */
-static int class_may_move(const hk_line *l, int i, unsigned what)
+static int class_may_move(const hk_line_sub *s, unsigned what)
 {
-    if (l->strat == HK_STRAT_NODEADS)
+    if (s->strat == HK_STRAT_NODEADS)
         return (what & HK_DASH_CH_ROW) != 0;
-    if (what & HK_DASH_CH_COUNTS)
-        return 1;
-    return l->tree.t[l->tree.size + i].key != 0;
+    return (what & HK_DASH_CH_COUNTS) || !s->best;
 }
 
 static void on_dash_change(hk_dash_sub *s, unsigned what)
 {
     hk_line_sub *ls = (hk_line_sub *)s;
-    hk_line *l = ls->l;
-    if (!l->isdirty[ls->i] && class_may_move(l, ls->i, what)) {
-        l->isdirty[ls->i] = 1;
-        l->dirty[l->ndirty++] = ls->i;
+    if (!ls->dirty && class_may_move(ls, what)) {
+        ls->dirty = 1;
+        ls->l->dirty[ls->l->ndirty++] = ls->i;
     }
 }
 
@@ -267,38 +273,50 @@ const char *hk_strat_all_names(void)
 
 /* ---- line lifecycle --------------------------------------------------- */
 
+/* The next piece of a line's single allocation (8-byte aligned). */
+static void *carve(char **p, size_t bytes)
+{
+    void *r = *p;
+    *p += (bytes + 7) & ~(size_t)7;
+    return r;
+}
+
+/* One allocation holds the line and its per-mirror arrays, the ones an attempt reads first:
+ * a line's state stays together, so an attempt on a large cluster touches few cache lines. */
 hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
 {
-    if (n < 1)
+    if (n < 1 || n > HK_LINE_MAX_MIRRORS)
         return NULL;
-    hk_line *l = calloc(1, sizeof *l);
-    if (!l)
+    size_t k = (size_t)n, per = 2 * sizeof(int) + sizeof(hk_dash *) + sizeof(double) +
+                                sizeof(int64_t) + sizeof(double) + sizeof(hk_line_sub);
+    char *p = calloc(1, sizeof(hk_line) + k * per + 8 * 8);
+    if (!p)
         return NULL;
+    hk_line *l = carve(&p, sizeof *l);
+    l->outstanding = carve(&p, k * sizeof *l->outstanding);
+    l->dirty = carve(&p, k * sizeof *l->dirty);
+    l->dash = carve(&p, k * sizeof *l->dash);
+    l->w = carve(&p, k * sizeof *l->w);
+    l->timers = carve(&p, k * sizeof *l->timers);
+    l->scratch = carve(&p, k * sizeof *l->scratch);
+    l->subs = carve(&p, k * sizeof(hk_line_sub));
     l->n = n;
     l->strat = strat;
     l->var = var;
-    l->dash = calloc((size_t)n, sizeof *l->dash);
-    l->w = calloc((size_t)n, sizeof *l->w);
-    l->timers = calloc((size_t)n, sizeof *l->timers);
-    l->dirty = calloc((size_t)n, sizeof *l->dirty);
-    l->isdirty = calloc((size_t)n, 1);
-    l->subs = calloc((size_t)n, sizeof(hk_line_sub));
-    l->outstanding = calloc((size_t)n, sizeof *l->outstanding);
-    l->scratch = calloc((size_t)n, sizeof *l->scratch);
-    if (!l->dash || !l->w || !l->timers || !l->dirty || !l->isdirty || !l->subs ||
-        !l->outstanding || !l->scratch || (hk_strat_get(strat)->extension && hk_ext_init(l) < 0) ||
+    if ((hk_strat_get(strat)->extension && hk_ext_init(l) < 0) ||
         hk_stree_init(&l->tree, n) < 0) {
         hk_line_free(l);
         return NULL;
     }
-    memcpy(l->dash, dash, (size_t)n * sizeof *dash);
+    memcpy(l->dash, dash, k * sizeof *dash);
     var->init(l->w, n);
     if (hk_strat_get(strat)->adaptive)
         for (int i = 0; i < n; i++) {
-            hk_line_sub *s = &((hk_line_sub *)l->subs)[i];
+            hk_line_sub *s = sub_of(l, i);
             s->base.fn = on_dash_change;
             s->l = l;
             s->i = i;
+            s->strat = strat;
             hk_dash_subscribe(dash[i], &s->base);
         }
     return l;
@@ -308,19 +326,11 @@ void hk_line_free(hk_line *l)
 {
     if (!l)
         return;
-    for (int i = 0; l->subs && i < l->n; i++)
-        hk_dash_unsubscribe(&((hk_line_sub *)l->subs)[i].base);
-    free(l->subs);
+    for (int i = 0; i < l->n; i++)
+        hk_dash_unsubscribe(&sub_of(l, i)->base);
     free(l->ext);
-    free(l->scratch);
-    free(l->dash);
-    free(l->w);
-    free(l->timers);
-    free(l->dirty);
-    free(l->isdirty);
-    free(l->outstanding);
     hk_stree_free(&l->tree);
-    free(l);
+    free(l); /* the per-mirror arrays with it */
 }
 
 int hk_line_choose(hk_line *l, int64_t now_us, gsl_rng *r)

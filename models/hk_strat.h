@@ -22,6 +22,8 @@ enum {
     HK_STRAT_N
 };
 
+#define HK_LINE_MAX_MIRRORS (1 << 20)
+
 /* Runtime state of one agent line as one master sees it. */
 typedef struct hk_line {
     int n;                       /* mirrors */
@@ -42,7 +44,6 @@ typedef struct hk_line {
     int64_t wid;                 /* window the keys were computed for */
     int64_t wid_lo_us, wid_hi_us; /* ... and the times it covers */
     int *dirty, ndirty;          /* mirrors whose dashboard changed since */
-    char *isdirty;
     void *subs;                  /* dashboard subscriptions (one per mirror) */
     struct hk_ext *ext;          /* extension strategies: per-mirror view (NULL otherwise) */
     double *scratch;             /* per mirror */

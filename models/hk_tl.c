@@ -52,17 +52,17 @@ void hk_tl_free(hk_tl *t)
 static void halve(hk_tl *t)
 {
     int half = (t->nbins + 1) / 2;
-    for (int s = 0; s < t->nser; s++) {
-        hk_tl_cell *c = hk_tl_cell_at(t, s, 0);
-        for (int k = 0; k < half; k++) {
-            hk_tl_cell a = c[2 * k], b = 2 * k + 1 < t->nbins ? c[2 * k + 1]
-                                                              : (hk_tl_cell){0, 0, 0, 0, NAN, NAN};
-            c[k] = (hk_tl_cell){a.q + b.q, a.ok + b.ok, a.err + b.err, a.lat_ms + b.lat_ms,
-                                isnan(b.prob) ? a.prob : b.prob,
-                                isnan(b.wshare) ? a.wshare : b.wshare};
+    for (int k = 0; k < half; k++) /* bin k from bins 2k and 2k+1: k <= 2k, so in place */
+        for (int s = 0; s < t->nser; s++) {
+            hk_tl_cell a = *hk_tl_cell_at(t, s, 2 * k);
+            hk_tl_cell b = 2 * k + 1 < t->nbins ? *hk_tl_cell_at(t, s, 2 * k + 1)
+                                                : (hk_tl_cell){0, 0, 0, 0, NAN, NAN};
+            *hk_tl_cell_at(t, s, k) = (hk_tl_cell){a.q + b.q, a.ok + b.ok, a.err + b.err,
+                                                   a.lat_ms + b.lat_ms,
+                                                   isnan(b.prob) ? a.prob : b.prob,
+                                                   isnan(b.wshare) ? a.wshare : b.wshare};
         }
-        clear_cells(c + half, (size_t)(t->cap - half));
-    }
+    clear_cells(hk_tl_cell_at(t, 0, half), (size_t)(t->cap - half) * (size_t)t->nser);
     for (int k = 0; k < half; k++) {
         hk_tl_bin a = t->b[2 * k], b = 2 * k + 1 < t->nbins ? t->b[2 * k + 1] : (hk_tl_bin){0};
         t->b[k] = (hk_tl_bin){a.ok + b.ok, a.partial + b.partial, a.failed + b.failed};

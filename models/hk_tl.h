@@ -34,7 +34,8 @@ typedef struct hk_tl {
     hk_tl_series *ser;           /* owned */
     int nbins, cap;              /* bins in use, bins kept per series */
     int64_t t0_us, width_us;     /* bin k covers [t0 + k*width, t0 + (k+1)*width) */
-    hk_tl_cell *c;               /* [series][cap] */
+    hk_tl_cell *c;               /* [cap][series]: bin-major, so the cells a moment writes lie
+                                    together however many series there are */
     hk_tl_bin *b;                /* [cap] */
     int64_t lo_us, hi_us;        /* the last bin looked up covers [lo, hi): no division */
     int last;
@@ -55,7 +56,7 @@ static inline int hk_tl_bin_of(hk_tl *t, int64_t t_us)
 }
 static inline hk_tl_cell *hk_tl_cell_at(const hk_tl *t, int s, int k)
 {
-    return &t->c[(size_t)s * (size_t)t->cap + (size_t)k];
+    return &t->c[(size_t)k * (size_t)t->nser + (size_t)s];
 }
 void hk_tl_attempt(hk_tl *t, int s, int64_t t_us);
 void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, double lat_us);
