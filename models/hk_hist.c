@@ -7,9 +7,8 @@
 
 void hk_hist_reset(hk_hist *h)
 {
-    for (int o = 0; o < HK_HIST_OCT; o++)
-        if (h->oct[o])
-            memset(h->oct[o], 0, HK_HIST_SUB * sizeof *h->oct[o]);
+    if (h->b)
+        memset(h->b, 0, (size_t)(h->hi - h->lo) * HK_HIST_SUB * sizeof *h->b);
     h->n = 0;
     h->sum = h->min = h->max = 0;
     h->lost = 0;
@@ -17,8 +16,7 @@ void hk_hist_reset(hk_hist *h)
 
 void hk_hist_free(hk_hist *h)
 {
-    for (int o = 0; o < HK_HIST_OCT; o++)
-        free(h->oct[o]);
+    free(h->b);
     memset(h, 0, sizeof *h);
 }
 
@@ -43,12 +41,26 @@ static double lower(int k)
     return ldexp(1.0 + (double)sub / HK_HIST_SUB, oct);
 }
 
-static uint32_t *slot(hk_hist *h, int k)
+/* Make the buckets cover powers of two [lo, hi) (and what they covered); -1 out of memory. */
+static int cover(hk_hist *h, int lo, int hi)
 {
-    uint32_t **o = &h->oct[k / HK_HIST_SUB];
-    if (!*o && !(*o = calloc(HK_HIST_SUB, sizeof **o)))
-        return NULL;
-    return &(*o)[k % HK_HIST_SUB];
+    if (h->b && lo >= h->lo && hi <= h->hi)
+        return 0;
+    if (h->b) {
+        lo = lo < h->lo ? lo : h->lo;
+        hi = hi > h->hi ? hi : h->hi;
+    }
+    uint32_t *b = calloc((size_t)(hi - lo) * HK_HIST_SUB, sizeof *b);
+    if (!b)
+        return -1;
+    if (h->b)
+        memcpy(b + (h->lo - lo) * HK_HIST_SUB, h->b,
+               (size_t)(h->hi - h->lo) * HK_HIST_SUB * sizeof *b);
+    free(h->b);
+    h->b = b;
+    h->lo = lo;
+    h->hi = hi;
+    return 0;
 }
 
 void hk_hist_add_any(hk_hist *h, double us)
@@ -61,9 +73,9 @@ void hk_hist_add_any(hk_hist *h, double us)
         h->max = us;
     h->n++;
     h->sum += us;
-    uint32_t *c = slot(h, bucket(us));
-    if (c)
-        (*c)++;
+    int k = bucket(us), o = k / HK_HIST_SUB;
+    if (cover(h, o, o + 1) == 0)
+        h->b[(o - h->lo) * HK_HIST_SUB + k % HK_HIST_SUB]++;
     else
         h->lost++;
 }
@@ -79,18 +91,17 @@ void hk_hist_merge(hk_hist *dst, const hk_hist *src)
     dst->n += src->n;
     dst->sum += src->sum;
     dst->lost += src->lost;
-    for (int o = 0; o < HK_HIST_OCT; o++) {
-        if (!src->oct[o])
-            continue;
-        uint32_t *d = slot(dst, o * HK_HIST_SUB);
-        if (!d) {
-            for (int k = 0; k < HK_HIST_SUB; k++)
-                dst->lost += src->oct[o][k];
-            continue;
-        }
-        for (int k = 0; k < HK_HIST_SUB; k++)
-            d[k] += src->oct[o][k];
+    if (!src->b)
+        return;
+    size_t nb = (size_t)(src->hi - src->lo) * HK_HIST_SUB;
+    if (cover(dst, src->lo, src->hi) < 0) {
+        for (size_t k = 0; k < nb; k++)
+            dst->lost += src->b[k];
+        return;
     }
+    uint32_t *d = dst->b + (src->lo - dst->lo) * HK_HIST_SUB;
+    for (size_t k = 0; k < nb; k++)
+        d[k] += src->b[k];
 }
 
 double hk_hist_quantile(const hk_hist *h, double q)
@@ -104,10 +115,8 @@ double hk_hist_quantile(const hk_hist *h, double q)
         return h->max;
     double rank = q * (double)n;
     uint64_t seen = 0;
-    for (int o = 0; o < HK_HIST_OCT; o++) {
-        const uint32_t *c = h->oct[o];
-        if (!c)
-            continue;
+    for (int o = h->lo; h->b && o < h->hi; o++) {
+        const uint32_t *c = h->b + (o - h->lo) * HK_HIST_SUB;
         uint64_t all = 0;
         for (int j = 0; j < HK_HIST_SUB; j++)
             all += c[j];
