@@ -20,7 +20,8 @@ static const char usage[] =
 "  Measures hasim's engine (not a test): events/s, queries/s and ns per event on the textbook,\n"
 "  mmc and large-64x3 scenarios; instructions per query when valgrind is installed (a short\n"
 "  run of each under callgrind); ns per line-attempt at 4, 64 and 1024 agent lines of 3\n"
-"  mirrors (flat cost means memory per mirror that fits the work); ns per pick of each\n"
+"  mirrors, the same attempts at each size, fastest of 3 runs (flat cost means memory per\n"
+"  mirror that fits the work); ns per pick of each\n"
 "  strategy for 2..4096 mirrors. One core; CPU time of this process.\n"
 "  --scenarios DIR   where textbook.scn, mmc.scn and large-64x3.scn are (default scenarios)\n"
 "  --quick           shorter runs (for a smoke test)\n"
@@ -165,8 +166,13 @@ static int bench_lines(int quick)
         /* the same attempts at every size (simulated time x lines is constant), so neither the
          * set-up nor the per-period upkeep (series x periods) weighs more on the small one */
         int64_t dur_us = (quick ? 20 : 200) * 1000000LL * 1024 / sizes[i];
-        int rc = write_lines_scenario(path, sizes[i]) < 0 ? 1
-                 : simulate(path, HK_VAR_MANTICORE_FIXED, dur_us, &r);
+        int rc = write_lines_scenario(path, sizes[i]) < 0 ? 1 : 0;
+        for (int rep = 0; rc == 0 && rep < 3; rep++) { /* the fastest of 3: a shared machine */
+            run x;                                      /* only ever adds time */
+            rc = simulate(path, HK_VAR_MANTICORE_FIXED, dur_us, &x);
+            if (rc == 0 && (rep == 0 || x.cpu_s < r.cpu_s))
+                r = x;
+        }
         if (rc) {
             unlink(path);
             return rc;

@@ -71,9 +71,8 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     li->budget = hk_line_attempts(w->s->cl, li->t, lc, !w->var->rechoose_on_retry);
     li->l = hk_line_new(lc->a.n, d, sim_strategy_of(w, t, k), w->var);
     free(d);
-    li->ms = calloc((size_t)lc->a.n, sizeof *li->ms);
     li->rt = calloc((size_t)lc->a.n, sizeof *li->rt);
-    return li->l && li->ms && li->rt ? 0 : -1;
+    return li->l && li->rt ? 0 : -1;
 }
 
 /* Masters, their lines, and the timeline's series (master, line, mirror: in that order). */
@@ -142,8 +141,11 @@ static void init_routes(sim_world *w)
             sim_linst *li = &w->m[mi].li[i];
             for (int j = 0; j < li->lc->a.n; j++) {
                 int h = li->lc->host[j];
-                li->rt[j] = (sim_route){&w->m[mi].dash[h], &w->mir[h], &li->ms[j], &w->tot[i][j],
-                                        h, li->series + j};
+                li->rt[j].dash = &w->m[mi].dash[h];
+                li->rt[j].mr = &w->mir[h];
+                li->rt[j].tt = &w->tot[i][j];
+                li->rt[j].host = h;
+                li->rt[j].series = li->series + j;
             }
         }
 }
@@ -218,9 +220,8 @@ void sim_free(sim_world *w)
     for (int mi = 0; w->m && mi < w->nm; mi++) {
         sim_master *m = &w->m[mi];
         for (int i = 0; m->li && i < w->nli; i++) {
-            for (int j = 0; m->li[i].ms && m->li[i].l && j < m->li[i].l->n; j++)
-                hk_hist_free(&m->li[i].ms[j].per);
-            free(m->li[i].ms);
+            for (int j = 0; m->li[i].rt && m->li[i].l && j < m->li[i].l->n; j++)
+                hk_hist_free(&m->li[i].rt[j].ms.per);
             free(m->li[i].rt);
             hk_line_free(m->li[i].l);
         }

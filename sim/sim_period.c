@@ -87,8 +87,8 @@ void sim_p_sample(sim_world *w, int64_t now)
             for (int j = 0; j < l->n; j++)
                 wsum += l->w[j];
             for (int j = 0; j < l->n; j++) {
-                li->ms[j].psum += w->probs[j];
-                li->ms[j].pn++;
+                li->rt[j].ms.psum += w->probs[j];
+                li->rt[j].ms.pn++;
                 hk_tl_sample(&w->tl, li->series + j, now, w->probs[j],
                              wsum > 0 ? l->w[j] / wsum : 0);
             }
@@ -102,8 +102,8 @@ void sim_p_fold(sim_world *w)
         for (int i = 0; i < w->nli; i++) {
             sim_linst *li = &w->m[mi].li[i];
             for (int j = 0; j < li->l->n; j++) {
-                hk_hist_merge(&w->tot[i][j].lat, &li->ms[j].per);
-                hk_hist_reset(&li->ms[j].per);
+                hk_hist_merge(&w->tot[i][j].lat, &li->rt[j].ms.per);
+                hk_hist_reset(&li->rt[j].ms.per);
             }
         }
     hk_hist_merge(&w->all, &w->per_all);
@@ -125,10 +125,10 @@ void sim_p_close(sim_world *w, int64_t now)
     for (int mi = 0; mi < w->nm; mi++)
         for (int i = 0; i < w->nli; i++) {
             sim_linst *li = &w->m[mi].li[i];
-            if (li->ms[0].pn == 0)
+            if (li->rt[0].ms.pn == 0)
                 sim_p_sample(w, now);
             for (int j = 0; j < li->l->n; j++) {
-                sim_mstat *ms = &li->ms[j];
+                sim_mstat *ms = &li->rt[j].ms;
                 if (w->o.periods)
                     sim_out_period(w, mi, li, j, t_s, ms->pn ? ms->psum / ms->pn : 0);
                 ms->q = ms->err = 0;

@@ -145,7 +145,7 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     sim_linst *li = &q->li[k];
     if (choose)
         ls->mirror = hk_line_choose(li->l, now, w->rng_pick);
-    const sim_route *rt = ls->rt = &li->rt[ls->mirror];
+    sim_route *rt = ls->rt = &li->rt[ls->mirror];
     int h = rt->host;
     sim_mirror *mr = rt->mr;
     ls->attempts++;
@@ -154,7 +154,7 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     ls->connect_us = -1;
     hk_dash_begin(rt->dash, now);
     hk_line_begin(li->l, ls->mirror, now);
-    rt->ms->q++;
+    rt->ms.q++;
     rt->tt->q++;
     hk_tl_attempt(&w->tl, rt->series, now);
     if (w->s->nfaults)
@@ -250,7 +250,7 @@ static int retryable(const sim_world *w, hk_ev ev)
 void sim_q_done(sim_world *w, int64_t now, int qi, int k)
 {
     sim_lstate *ls = &SIM_LS(w, qi)[k];
-    const sim_route *rt = ls->rt;
+    sim_route *rt = ls->rt;
     int ok = ls->ev == HK_EV_SUCCESS || ls->ev == HK_EV_WARNING;
     sim_linst *li = &w->q[qi].li[k];
     if (li->l->ext)
@@ -263,10 +263,10 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
     hk_dash_record(rt->dash, now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
     hk_tl_outcome(&w->tl, rt->series, now, ok, (double)(now - ls->t_start));
     if (ok) {
-        hk_hist_add(&rt->ms->per, (double)(now - ls->t_start)); /* merged into tt at period close */
+        hk_hist_add(&rt->ms.per, (double)(now - ls->t_start)); /* merged into tt at period close */
         rt->tt->ok++;
     } else {
-        rt->ms->err++;
+        rt->ms.err++;
         rt->tt->err++;
     }
     if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < li->budget) {
