@@ -26,24 +26,26 @@ enum {
 
 /* Runtime state of one agent line as one master sees it. */
 typedef struct hk_line {
+    /* what a pick reads, together in the first cache line */
     int n;                       /* mirrors */
-    hk_dash **dash;              /* per mirror: its host's dashboard (not owned) */
     int strat;
+    int64_t calm_lo_us, calm_hi_us; /* no recomputation is due for times in [lo, hi) */
+    int64_t wid_lo_us, wid_hi_us; /* the times the keys' window covers */
+    hk_stree tree;               /* health strategies: class keys and weights in a segment tree */
+    int tree_ok;
+    int ndirty;
+    int *outstanding;            /* per mirror: attempts in flight from this master */
+    /* the rest */
+    int *dirty;                  /* mirrors whose dashboard changed since the last pick */
+    hk_dash **dash;              /* per mirror: its host's dashboard (not owned) */
     const hk_variant *var;
     double *w;                   /* weights, variant's unit */
     int64_t last_recalc_s;       /* IsHalfPeriodChanged timestamp */
     int64_t last_block;          /* per-period variants: block of the last recompute */
-    int64_t calm_lo_us, calm_hi_us; /* no recomputation is due for times in [lo, hi) */
     uint64_t rr;                 /* roundrobin counter */
     uint64_t recalcs;            /* weight recomputations done */
-    int *outstanding;            /* per mirror: attempts in flight from this master */
     int64_t *timers;             /* scratch: per-mirror timers */
-    /* health strategies' cache: class keys and weights in a segment tree */
-    hk_stree tree;
-    int tree_ok;
     int64_t wid;                 /* window the keys were computed for */
-    int64_t wid_lo_us, wid_hi_us; /* ... and the times it covers */
-    int *dirty, ndirty;          /* mirrors whose dashboard changed since */
     void *subs;                  /* dashboard subscriptions (one per mirror) */
     struct hk_ext *ext;          /* extension strategies: per-mirror view (NULL otherwise) */
     double *scratch;             /* per mirror */

@@ -69,6 +69,8 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     li->t = &w->s->cl->tables[t];
     li->lc = lc;
     li->budget = hk_line_attempts(w->s->cl, li->t, lc, !w->var->rechoose_on_retry);
+    li->blackhole = (char)(lc->a.blackhole != 0);
+    li->persistent = (char)(lc->a.persistent != 0);
     li->l = hk_line_new(lc->a.n, d, sim_strategy_of(w, t, k), w->var);
     free(d);
     li->rt = calloc((size_t)lc->a.n, sizeof *li->rt);

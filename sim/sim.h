@@ -42,14 +42,14 @@ typedef struct sim_mstat {
     int pn;
 } sim_mstat;
 
-typedef struct sim_mirror {
+typedef struct sim_mirror {      /* what an attempt touches first, then the samples ahead */
     const hk_behave *b;
     gsl_rng *rng;                /* its own stream: common random numbers across runs */
     hk_fcfs workers;
     int svc_ahead;               /* its stream feeds only the service times: drawn ahead */
-    hk_dist_ahead svc;
     uint64_t served;
     double busy_us, busy_tail_us;   /* service time offered: all, in the last quarter */
+    hk_dist_ahead svc;
 } sim_mirror;
 
 /* Totals per table x line x mirror (all masters), for the summary. */
@@ -76,6 +76,7 @@ typedef struct sim_linst {
     const hk_table *t;
     const hk_line_conf *lc;
     int budget;                  /* attempts a query may make on this line (retries included) */
+    char blackhole, persistent;  /* the line's agent flags (copied: the config is cold) */
 } sim_linst;
 
 typedef struct sim_master {

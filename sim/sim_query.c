@@ -167,7 +167,7 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
         done_at(w, now + (int64_t)rtt(mr), qi, k, HK_EV_CONNECT_FAILURE);
         return;
     }
-    int64_t c = li->lc->a.persistent ? 0 : (int64_t)rtt(mr);
+    int64_t c = li->persistent ? 0 : (int64_t)rtt(mr);
     if (f == HK_FAULT_PARTITION || c > t->connect_timeout_us) {
         done_at(w, now + t->connect_timeout_us, qi, k, HK_EV_CONNECT_TIMEOUT);
         return;
@@ -315,11 +315,11 @@ void sim_q_arrival(sim_world *w, int64_t now, int client, int table)
     q->waiting = 0;
     sim_lstate *ls = SIM_LS(w, qi);
     for (int k = 0; k < t->nlines; k++) {
-        ls[k].blackhole = t->lines[k].a.blackhole; /* sent, never waited for */
+        ls[k].blackhole = q->li[k].blackhole; /* sent, never waited for */
         ls[k].attempts = 0; /* the attempt sets the rest; these are read at the end */
         ls[k].ev = 0;
         ls[k].t_done = 0;
-        q->waiting += !t->lines[k].a.blackhole;
+        q->waiting += !q->li[k].blackhole;
         sim_q_attempt(w, qi, k, now, 1); /* never ends a line at once: its end is an event */
     }
     if (q->waiting == 0) /* nothing to wait for: only local indexes, or blackholes */
