@@ -289,10 +289,11 @@ hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
         return NULL;
     size_t k = (size_t)n, per = 2 * sizeof(int) + sizeof(hk_dash *) + sizeof(double) +
                                 sizeof(int64_t) + sizeof(double) + sizeof(hk_line_sub);
-    char *p = calloc(1, sizeof(hk_line) + k * per + 8 * 8);
+    char *p = calloc(1, sizeof(hk_line) + hk_stree_bytes(n) + k * per + 9 * 8);
     if (!p)
         return NULL;
     hk_line *l = carve(&p, sizeof *l);
+    hk_stree_init_in(&l->tree, n, carve(&p, hk_stree_bytes(n)));
     l->outstanding = carve(&p, k * sizeof *l->outstanding);
     l->dirty = carve(&p, k * sizeof *l->dirty);
     l->dash = carve(&p, k * sizeof *l->dash);
@@ -303,8 +304,7 @@ hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
     l->n = n;
     l->strat = strat;
     l->var = var;
-    if ((hk_strat_get(strat)->extension && hk_ext_init(l) < 0) ||
-        hk_stree_init(&l->tree, n) < 0) {
+    if (hk_strat_get(strat)->extension && hk_ext_init(l) < 0) {
         hk_line_free(l);
         return NULL;
     }
@@ -329,8 +329,7 @@ void hk_line_free(hk_line *l)
     for (int i = 0; i < l->n; i++)
         hk_dash_unsubscribe(&sub_of(l, i)->base);
     free(l->ext);
-    hk_stree_free(&l->tree);
-    free(l); /* the per-mirror arrays with it */
+    free(l); /* the tree and the per-mirror arrays with it */
 }
 
 int hk_line_choose(hk_line *l, int64_t now_us, gsl_rng *r)

@@ -3,25 +3,24 @@
 
 #include <stdlib.h>
 
-int hk_stree_init(hk_stree *s, int n)
+static int leaves(int n)
+{
+    int size = 1;
+    while (size < n)
+        size *= 2;
+    return size;
+}
+
+size_t hk_stree_bytes(int n) { return (size_t)leaves(n) * 2 * sizeof(hk_stree_node); }
+
+void hk_stree_init_in(hk_stree *s, int n, hk_stree_node *mem)
 {
     s->n = n;
-    s->size = 1;
-    while (s->size < n)
-        s->size *= 2;
-    s->t = calloc((size_t)s->size * 2, sizeof *s->t);
-    if (!s->t)
-        return -1;
+    s->size = leaves(n);
+    s->t = mem;
     for (int i = 0; i < s->size; i++)
         hk_stree_leaf(s, i, HK_STREE_NONE, 0);
     hk_stree_build(s);
-    return 0;
-}
-
-void hk_stree_free(hk_stree *s)
-{
-    free(s->t);
-    s->t = NULL;
 }
 
 int hk_stree_leaf(hk_stree *s, int i, uint64_t key, double w)

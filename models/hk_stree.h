@@ -8,6 +8,7 @@
 #ifndef HK_STREE_H
 #define HK_STREE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HK_STREE_NONE UINT64_MAX  /* the key of a mirror that is no candidate at all */
@@ -24,8 +25,10 @@ typedef struct hk_stree {
     hk_stree_node *t;            /* 2*size nodes, root at 1 */
 } hk_stree;
 
-int hk_stree_init(hk_stree *s, int n);
-void hk_stree_free(hk_stree *s);
+/* The tree lives in the caller's memory of hk_stree_bytes(n) bytes (the owner's allocation:
+ * a line keeps its tree beside its other state). */
+size_t hk_stree_bytes(int n);
+void hk_stree_init_in(hk_stree *s, int n, hk_stree_node *mem);
 /* Set leaf i; hk_stree_fix(i) repairs its path, hk_stree_build() all. */
 int hk_stree_leaf(hk_stree *s, int i, uint64_t key, double w); /* 1 if it changed */
 void hk_stree_fix(hk_stree *s, int i);
