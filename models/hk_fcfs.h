@@ -7,9 +7,12 @@
 
 #include <stdint.h>
 
+#define HK_FCFS_INLINE 4         /* pools this small keep their heap inline (no extra miss) */
+
 typedef struct hk_fcfs {
     int threads;
-    int64_t *free_at;            /* min-heap of worker free times (µs) */
+    int64_t *free_at;            /* min-heap of worker free times (µs), when beyond small[] */
+    int64_t small[HK_FCFS_INLINE]; /* ... else here (no pointer to itself: it may be copied) */
 } hk_fcfs;
 
 #define HK_FCFS_MAX_THREADS 100000

@@ -25,6 +25,21 @@ static void no_queueing(void **st)
     hk_fcfs_free(&q);
 }
 
+/* Up to HK_FCFS_INLINE workers live inside the struct: a copy keeps working on its own. */
+static void small_pool_inline_and_copied(void **st)
+{
+    (void)st;
+    hk_fcfs q, c;
+    assert_int_equal(hk_fcfs_init(&q, HK_FCFS_INLINE), 0);
+    for (int i = 0; i < HK_FCFS_INLINE; i++)
+        assert_int_equal(hk_fcfs_start(&q, 0, 10 + i), 0);
+    c = q;
+    assert_int_equal(hk_fcfs_start(&c, 1, 5), 10);   /* the copy's first free worker */
+    assert_int_equal(hk_fcfs_start(&q, 1, 5), 10);   /* the original is untouched by it */
+    assert_int_equal(hk_fcfs_start(&q, 1, 5), 11);
+    hk_fcfs_free(&q);
+}
+
 static void many_workers_order(void **st)
 {
     (void)st;
@@ -46,7 +61,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_workers), cmocka_unit_test(no_queueing),
-        cmocka_unit_test(many_workers_order),
+        cmocka_unit_test(small_pool_inline_and_copied), cmocka_unit_test(many_workers_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
