@@ -336,8 +336,6 @@ int hk_line_choose(hk_line *l, int64_t now_us, gsl_rng *r)
 {
     if (l->n == 1)
         return 0;
-    if (l->strat == HK_STRAT_NODEADS || l->strat == HK_STRAT_NOERRORS)
-        return ch_health(l, now_us, r); /* the usual case, without the table's indirect call */
     return hk_strat_get(l->strat)->choose(l, now_us, r);
 }
 
