@@ -1,8 +1,6 @@
 /* hk_stree: min-key / weight-sum segment tree (see hk_stree.h). */
 #include "hk_stree.h"
 
-#include <stdlib.h>
-
 static int leaves(int n)
 {
     int size = 1;

@@ -1,7 +1,6 @@
 /* sim: world set-up, the event loop and tear-down (see sim.h). */
 #include "sim.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -86,8 +86,9 @@ static void query_finish(sim_world *w, int qi)
         w->n_error++;
         w->per_err++;
     }
-    if (status != 2) /* a failed query is no latency: it is counted beside; merged into w->all */
-        hk_hist_add(&w->per_all, (double)(q->t_last - q->t_arr)); /* when the period closes */
+    /* a failed query is no latency: it is counted beside (merged into w->all at period close) */
+    if (status != 2)
+        hk_hist_add(&w->per_all, (double)(q->t_last - q->t_arr));
     hk_tl_query(&w->tl, q->t_last, status);
     if (w->o.queries)
         sim_out_query(w, q, SIM_LS(w, qi));

@@ -190,9 +190,6 @@ static void stuck_answers_pings_not_queries(void **st)
     }
 }
 
-/* Closed loop: 4 clients, no think time, one mirror of 2 workers serving 10 ms: the workers never
- * idle, so 200 queries/s, and by Little's law each query takes 4 / 200 s = 20 ms. With one of two
- * mirrors stalled, the waiting clients slow the load down (open loop would keep sending). */
 /* A fault is in force on [at, at + for): not at its end; a flap is down for the first half of
  * each period, up from the half exactly. */
 static void fault_boundaries(void **st)
@@ -214,6 +211,9 @@ static void fault_boundaries(void **st)
     hk_scn_free(s);
 }
 
+/* Closed loop: 4 clients, no think time, one mirror of 2 workers serving 10 ms: the workers never
+ * idle, so 200 queries/s, and by Little's law each query takes 4 / 200 s = 20 ms. With one of two
+ * mirrors stalled, the waiting clients slow the load down (open loop would keep sending). */
 static void closed_loop(void **st)
 {
     (void)st;
