@@ -3,7 +3,9 @@
  * pick. The two health strategies keep each mirror's class key in a segment
  * tree (hk_stree) that is updated only for mirrors whose dashboard changed
  * (dashboards notify their subscribers) and rebuilt when the window slides,
- * so a pick costs O(log n), not O(n). */
+ * so a pick costs O(log n), not O(n). A line of a few mirrors (the usual agent
+ * line) also keeps the best class flat, as running sums: its pick is a few
+ * independent compares instead of a walk whose every step waits on the last. */
 #include "hk_strat.h"
 #include "hk_strat_ext.h"
 
@@ -103,10 +105,38 @@ static int set_leaf(hk_line *l, int i, int64_t now)
     return hk_stree_leaf(&l->tree, i, key, l->w[i]);
 }
 
-/* Bring the class tree up to date at time now. */
+/* The tree's best class, flat: each mirror's weight in it and the running sums. */
+static void flat_build(hk_line *l)
+{
+    const hk_stree_node *root = hk_stree_root(&l->tree), *leaf = &l->tree.t[l->tree.size];
+    double c = 0;
+    for (int i = 0; i < l->n; i++) {
+        l->fw[i] = leaf[i].key == root->key ? leaf[i].wsum : 0.0;
+        if (i < l->n - 1)
+            l->cum[i] = c += l->fw[i];
+    }
+}
+
+/* What hk_stree_pick returns, from the flat class: the leaf whose running-sum interval holds
+ * u x the class's weight (a zero-weight mirror's interval is empty, so the count passes it). */
+static int flat_pick(const hk_line *l, double u)
+{
+    const hk_stree_node *root = hk_stree_root(&l->tree);
+    if (root->last < 0)
+        return -1;
+    if (!(root->wsum > 0))
+        return root->last;
+    double target = u * root->wsum;
+    int i = 0;
+    for (int k = 0; k < l->n - 1; k++)
+        i += target >= l->cum[k];
+    return l->fw[i] > 0 ? i : root->last; /* rounding at the top end, as the tree does */
+}
+
+/* Bring the class tree (and a small line's flat class) up to date at time now. */
 static void refresh(hk_line *l, int64_t now)
 {
-    int moved = l->strat == HK_STRAT_NOERRORS && window_moved(l, now);
+    int moved = l->strat == HK_STRAT_NOERRORS && window_moved(l, now), changed = 0;
     if (!l->tree_ok || moved) {
         for (int i = 0; i < l->n; i++) {
             set_leaf(l, i, now);
@@ -114,16 +144,19 @@ static void refresh(hk_line *l, int64_t now)
         }
         hk_stree_build(&l->tree);
         l->ndirty = 0;
-        l->tree_ok = 1;
-        return;
+        l->tree_ok = changed = 1;
     }
     for (int k = 0; k < l->ndirty; k++) {
         int i = l->dirty[k];
         sub_of(l, i)->dirty = 0;
-        if (set_leaf(l, i, now)) /* an answer that changes nothing (a success) costs no walk */
+        if (set_leaf(l, i, now)) { /* an answer that changes nothing (a success) costs no walk */
             hk_stree_fix(&l->tree, i);
+            changed = 1;
+        }
     }
     l->ndirty = 0;
+    if (changed && l->n <= HK_LINE_FLAT)
+        flat_build(l);
 }
 
 /* Whether a change can move mirror i's class: nodeads reads only the errors in a row; for
@@ -215,7 +248,8 @@ static int ch_health(hk_line *l, int64_t now_us, gsl_rng *r)
 {
     maybe_recalc(l, now_us); /* reads the dashboards only; then one refresh brings the tree up */
     refresh(l, now_us);
-    int i = hk_stree_pick(&l->tree, gsl_rng_uniform(r));
+    double u = gsl_rng_uniform(r);
+    int i = l->n <= HK_LINE_FLAT ? flat_pick(l, u) : hk_stree_pick(&l->tree, u);
     return i >= 0 ? i : ch_random(l, now_us, r);
 }
 

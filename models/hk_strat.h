@@ -23,6 +23,7 @@ enum {
 };
 
 #define HK_LINE_MAX_MIRRORS (1 << 20)
+#define HK_LINE_FLAT 8           /* lines of up to this many mirrors pick from running sums */
 
 /* Runtime state of one agent line as one master sees it. */
 typedef struct hk_line {
@@ -35,6 +36,9 @@ typedef struct hk_line {
     int tree_ok;
     int ndirty;
     int *outstanding;            /* per mirror: attempts in flight from this master */
+    /* n <= HK_LINE_FLAT: the best class as the tree has it, flat (rebuilt when the tree changes) */
+    double cum[HK_LINE_FLAT - 1]; /* running sum of the class's weights through mirror k */
+    double fw[HK_LINE_FLAT];     /* mirror i's weight if it is in the class, else 0 */
     /* the rest */
     int *dirty;                  /* mirrors whose dashboard changed since the last pick */
     hk_dash **dash;              /* per mirror: its host's dashboard (not owned) */

@@ -472,6 +472,46 @@ static void properties(void **st)
     gsl_rng_free(r);
 }
 
+/* A line of up to HK_LINE_FLAT mirrors picks from its flat running sums: the same mirror the
+ * class tree would give for the same draw, whatever the classes and weights (zero included). */
+static void small_line_picks_as_the_tree(void **st)
+{
+    (void)st;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    int compared = 0;
+    for (int iter = 0; iter < 400; iter++) {
+        int n = 2 + (int)gsl_rng_uniform_int(r, HK_LINE_FLAT - 1);
+        int strat = gsl_rng_uniform_int(r, 2) ? HK_STRAT_NOERRORS : HK_STRAT_NODEADS;
+        int var = (int)gsl_rng_uniform_int(r, HK_VAR_N);
+        fx *f = fx_new(n, 1 + (int64_t)gsl_rng_uniform_int(r, 60));
+        int64_t t = S(1000);
+        for (int i = 0; i < n; i++) {
+            int k = (int)gsl_rng_uniform_int(r, 30);
+            for (int j = 0; j < k; j++)
+                feed(&f->d[i], t - (int64_t)gsl_rng_uniform_int(r, 30000000), 1,
+                     1 + (int64_t)gsl_rng_uniform_int(r, 200000),
+                     gsl_rng_uniform_int(r, 4) ? HK_EV_SUCCESS : (hk_ev)gsl_rng_uniform_int(r, HK_EV_N));
+            f->d[i].errors_a_row = (int64_t)gsl_rng_uniform_int(r, 6);
+        }
+        hk_line *l = hk_line_new(n, f->p, strat, hk_variant_get((hk_variant_id)var));
+        for (int step = 0; step < 50; step++) {
+            gsl_rng *twin = gsl_rng_clone(f->r);
+            int pick = hk_line_choose(l, t + step * 1000, f->r);
+            int want = hk_stree_pick(&l->tree, gsl_rng_uniform(twin));
+            gsl_rng_free(twin);
+            if (want >= 0) { /* -1: no candidate, plain random instead (its own draw) */
+                assert_int_equal(pick, want);
+                compared++;
+            }
+        }
+        hk_line_free(l);
+        fx_free(f);
+    }
+    assert_true(compared > 10000);
+    gsl_rng_free(r);
+}
+
 static void frequency_matches_probs(void **st)
 {
     (void)st;
@@ -510,6 +550,7 @@ int main(void)
         cmocka_unit_test(outstanding_strategies),
         cmocka_unit_test(peak_ewma_fast_errors),
         cmocka_unit_test(frequency_matches_probs),
+        cmocka_unit_test(small_line_picks_as_the_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
