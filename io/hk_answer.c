@@ -6,6 +6,7 @@
 #include <string.h>
 #include "hk_csv.h"
 #include "hk_file.h"
+#include "hk_fmt.h"
 
 static const char *host(const hk_ans *a, int h) { return h >= 0 ? a->scn->cl->hosts[h].name : ""; }
 
@@ -205,12 +206,70 @@ int hk_ans_readmission_csv(const hk_ans *a, const char *dir, hk_err *err)
     return hk_out_commit(&o, err);
 }
 
+/* A timeline row's numbers (",t_s,attempts,...,weight_share\n" as "%.3f,%u,%u,%.4f,%.3f,%.4f,
+ * %.4f" would write them) into row; returns the length. A long run writes millions. */
+static size_t tl_numbers(char *row, const hk_tl *t, int k, const hk_tl_cell *c, uint64_t all)
+{
+    char *p = row;
+    *p++ = ',';
+    p += hk_fmt_fixed(p, (double)hk_tl_start(t, k) / 1e6, 3);
+    *p++ = ',';
+    p += hk_fmt_u64(p, c->q);
+    *p++ = ',';
+    p += hk_fmt_u64(p, c->err);
+    *p++ = ',';
+    p += hk_fmt_fixed(p, all ? (double)c->q / (double)all : 0.0, 4);
+    *p++ = ',';
+    p += hk_fmt_fixed(p, c->ok ? c->lat_ms / c->ok : 0.0, 3);
+    *p++ = ',';
+    p += hk_fmt_fixed(p, isnan(c->prob) ? 0.0 : c->prob, 4);
+    *p++ = ',';
+    p += hk_fmt_fixed(p, isnan(c->wshare) ? 0.0 : c->wshare, 4);
+    *p++ = '\n';
+    return (size_t)(p - row);
+}
+
+/* Each series' "master,table,agent,mirror" once (every bin's row repeats it): series j's is
+ * b->s[off[j] .. off[j + 1]). Returns off (caller frees), NULL out of memory. */
+static size_t *tl_prefixes(const hk_ans *a, hk_buf *b)
+{
+    const hk_tl *t = a->tl;
+    size_t *off = malloc(((size_t)t->nser + 1) * sizeof *off);
+    for (int j = 0; off && j < t->nser; j++) {
+        const hk_tl_series *s = &t->ser[j];
+        char num[HK_FMT_MAX];
+        off[j] = b->len;
+        hk_buf_put(b, num, (size_t)hk_fmt_u64(num, (uint64_t)s->master));
+        hk_buf_put(b, ",", 1);
+        hk_csv_put(b, table(a, s->table));
+        hk_buf_put(b, ",", 1);
+        hk_buf_put(b, num, (size_t)hk_fmt_u64(num, (uint64_t)s->line + 1));
+        hk_buf_put(b, ",", 1);
+        hk_csv_put(b, host(a, s->host));
+    }
+    if (off)
+        off[t->nser] = b->len;
+    if (off && b->oom) {
+        free(off);
+        return NULL;
+    }
+    return off;
+}
+
 int hk_ans_timeline_csv(const hk_ans *a, const char *dir, hk_err *err)
 {
     const hk_tl *t = a->tl;
+    hk_buf pre;
+    hk_buf_init(&pre);
+    size_t *off = tl_prefixes(a, &pre);
     hk_out o;
-    if (hk_out_open(&o, dir, "timeline.csv", err) < 0)
+    if (!off || hk_out_open(&o, dir, "timeline.csv", err) < 0) {
+        if (!off)
+            hk_err_set(err, dir, 0, 0, "timeline.csv: out of memory");
+        free(off);
+        hk_buf_free(&pre);
         return -1;
+    }
     fputs("master,table,agent,mirror,t_s,attempts,failed,share,latency_mean_ms,probability,"
           "weight_share\n", o.f);
     for (int first = 0; first < t->nser; first += t->ser[first].nmirrors)
@@ -219,18 +278,13 @@ int hk_ans_timeline_csv(const hk_ans *a, const char *dir, hk_err *err)
             for (int j = first; j < first + t->ser[first].nmirrors; j++)
                 all += hk_tl_cell_at(t, j, k)->q;
             for (int j = first; j < first + t->ser[first].nmirrors; j++) {
-                const hk_tl_cell *c = hk_tl_cell_at(t, j, k);
-                const hk_tl_series *s = &t->ser[j];
-                fprintf(o.f, "%d,", s->master);
-                hk_csv_str(o.f, table(a, s->table), 1);
-                fprintf(o.f, ",%d,", s->line + 1);
-                hk_csv_str(o.f, host(a, s->host), 1);
-                fprintf(o.f, ",%.3f,%u,%u,%.4f,%.3f,%.4f,%.4f\n",
-                        (double)hk_tl_start(t, k) / 1e6, c->q, c->err,
-                        all ? (double)c->q / (double)all : 0.0, c->ok ? c->lat_ms / c->ok : 0.0,
-                        isnan(c->prob) ? 0.0 : c->prob, isnan(c->wshare) ? 0.0 : c->wshare);
+                char row[8 * HK_FMT_MAX];
+                fwrite(pre.s + off[j], 1, off[j + 1] - off[j], o.f);
+                fwrite(row, 1, tl_numbers(row, t, k, hk_tl_cell_at(t, j, k), all), o.f);
             }
         }
+    free(off);
+    hk_buf_free(&pre);
     return hk_out_commit(&o, err);
 }
 

@@ -127,3 +127,21 @@ void hk_csv_str(FILE *f, const char *s, int first)
 }
 
 void hk_csv_end(FILE *f) { fputc('\n', f); }
+
+void hk_csv_put(hk_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (!strpbrk(s, ",\"\n\r")) {
+        hk_buf_put(b, s, n);
+        return;
+    }
+    size_t q = csv_write(NULL, 0, s, n); /* the quoted length */
+    char *tmp = malloc(q);
+    if (!tmp) {
+        b->oom = 1;
+        return;
+    }
+    csv_write(tmp, q, s, n);
+    hk_buf_put(b, tmp, q);
+    free(tmp);
+}

@@ -8,6 +8,7 @@
 
 #include <csv.h>
 #include <stdio.h>
+#include "hk_buf.h"
 #include "hk_err.h"
 
 #define HK_CSV_MAXF 64
@@ -34,5 +35,7 @@ int hk_csv_column(char **hdr, int n, const char *name);
 /* Write one field (quoted by libcsv only when needed) and separators. */
 void hk_csv_str(FILE *f, const char *s, int first);
 void hk_csv_end(FILE *f);
+/* The same field appended to b (for rows written many times: build once, copy). */
+void hk_csv_put(hk_buf *b, const char *s);
 
 #endif
