@@ -49,6 +49,8 @@ static int init_mirrors(sim_world *w)
         if (!m->rng || hk_fcfs_init(&m->workers, m->b->threads) < 0)
             return -1;
         m->svc_ahead = service_only(w, h, m->b);
+        if (m->svc_ahead) /* a constant: draws nothing */
+            m->rtt_us = (int64_t)hk_dist_sample(m->b->rtt, m->rng);
         hk_dist_ahead_init(&m->svc, m->b->service, m->rng);
     }
     return 0;

@@ -46,7 +46,10 @@ typedef struct sim_mirror {      /* what an attempt touches first, then the samp
     const hk_behave *b;
     gsl_rng *rng;                /* its own stream: common random numbers across runs */
     hk_fcfs workers;
-    int svc_ahead;               /* its stream feeds only the service times: drawn ahead */
+    int svc_ahead;               /* its stream feeds only the service times: drawn ahead (so
+                                    the network time is constant, rtt_us, and there are no
+                                    refusals, errors or warnings to draw for) */
+    int64_t rtt_us;              /* that constant network time */
     uint64_t served;
     double busy_us, busy_tail_us;   /* service time offered: all, in the last quarter */
     hk_dist_ahead svc;

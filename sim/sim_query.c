@@ -37,7 +37,10 @@ static void q_release(sim_world *w, int qi)
     w->qfree = qi;
 }
 
-static double rtt(sim_mirror *m) { return hk_dist_sample(m->b->rtt, m->rng); }
+static int64_t rtt(sim_mirror *m)
+{
+    return m->svc_ahead ? m->rtt_us : (int64_t)hk_dist_sample(m->b->rtt, m->rng);
+}
 
 /* Open-loop arrivals come one at a time: they wait in the heap's lane. */
 static void push_arrival(sim_world *w, int64_t t, int client, int table)
@@ -164,18 +167,18 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     hk_fault_kind f = w->s->nfaults ? hk_scn_fault_at(w->s, h, sim_rel(w, now), &x)
                                     : HK_FAULT_NONE;
     if (f == HK_FAULT_DOWN ||
-        (mr->b->refuse > 0 && gsl_rng_uniform(mr->rng) < mr->b->refuse)) {
-        done_at(w, now + (int64_t)rtt(mr), qi, k, HK_EV_CONNECT_FAILURE);
+        (!mr->svc_ahead && mr->b->refuse > 0 && gsl_rng_uniform(mr->rng) < mr->b->refuse)) {
+        done_at(w, now + rtt(mr), qi, k, HK_EV_CONNECT_FAILURE);
         return;
     }
-    int64_t c = li->persistent ? 0 : (int64_t)rtt(mr);
+    int64_t c = li->persistent ? 0 : rtt(mr);
     if (f == HK_FAULT_PARTITION || c > t->connect_timeout_us) {
         done_at(w, now + t->connect_timeout_us, qi, k, HK_EV_CONNECT_TIMEOUT);
         return;
     }
     ls->connect_us = c;
     ls->t_conn = now + c;
-    ls->r2 = (int64_t)rtt(mr);
+    ls->r2 = rtt(mr);
     /* No queue, nothing depends on arrival order at the mirror; no delay, it arrives now, in
      * order: either way no event is needed. */
     if (mr->workers.threads == 0 || ls->t_conn + ls->r2 / 2 == now)
@@ -215,10 +218,11 @@ void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
             done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
         return;
     }
-    double perr = mr->b->errors;
-    if (f == HK_FAULT_ERRORS && x > perr)
-        perr = x;
-    double u = perr > 0 || mr->b->warnings > 0 ? gsl_rng_uniform(mr->rng) : 1.0; /* draw if it matters */
+    double perr = 0, u = 1.0;
+    if (!mr->svc_ahead) {
+        perr = f == HK_FAULT_ERRORS && x > mr->b->errors ? x : mr->b->errors;
+        u = perr > 0 || mr->b->warnings > 0 ? gsl_rng_uniform(mr->rng) : 1.0; /* if it matters */
+    }
     if (u < perr) { /* a fast ERROR reply: searchd records nothing for it */
         done_at(w, now + ls->r2 / 2, qi, k, HK_EV_REMOTE_ERROR);
         return;
