@@ -3,7 +3,7 @@
  *     scenarios (one core), and the instructions per query under valgrind when it is installed;
  *   - the cost per line-attempt as a cluster grows from 4 to 1024 agent lines of 3 mirrors;
  *   - nanoseconds per pick of each strategy for 2, 4, 16, 256 and 4096 mirrors.
- * usage: hkbench [--scenarios DIR] [--quick] [--quiet]; see --help. */
+ * usage: hkbench [--scenarios DIR] [--only PART] [--quick] [--quiet]; see --help. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 #include "sim.h"
 
 static const char usage[] =
-"usage: hkbench [--scenarios DIR] [--quick] [--quiet]\n"
+"usage: hkbench [--scenarios DIR] [--only PART] [--quick] [--quiet]\n"
 "  Measures hasim's engine (not a test): events/s, queries/s and ns per event on the textbook,\n"
 "  mmc and large-64x3 scenarios; instructions per query when valgrind is installed (a short\n"
 "  run of each under callgrind); ns per line-attempt at 4, 64 and 1024 agent lines of 3\n"
@@ -25,6 +25,7 @@ static const char usage[] =
 "  strategy for 2..4096 mirrors. One core; CPU time of this process.\n"
 "  --scenarios DIR   where textbook.scn, mmc.scn and large-64x3.scn are (default scenarios)\n"
 "  --quick           shorter runs (for a smoke test)\n"
+"  --only PART       one part: scenarios, lines or picks\n"
 "  --quiet           no header lines\n"
 "  --help, --version\n"
 "exit: 0 measured; 2 bad command line; 3 a scenario cannot be read; 1 out of memory\n";
@@ -237,6 +238,7 @@ int main(int argc, char **argv)
 {
     const char *dir = "scenarios";
     int quick = 0, quiet = 0;
+    const char *only = NULL;
     if (argc > 1 && !strcmp(argv[1], "--inner"))
         return inner(argc, argv);
     for (int i = 1; i < argc; i++) {
@@ -252,6 +254,10 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--scenarios") && i + 1 < argc) {
             dir = argv[++i];
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc &&
+                   (!strcmp(argv[i + 1], "scenarios") || !strcmp(argv[i + 1], "lines") ||
+                    !strcmp(argv[i + 1], "picks"))) {
+            only = argv[++i];
         } else {
             fprintf(stderr, "hkbench: unknown option '%s'\nhkbench: see hkbench --help\n", argv[i]);
             return 2;
@@ -262,20 +268,25 @@ int main(int argc, char **argv)
         printf("hkbench: one core, CPU time of this process; load average at start: %s",
                loadavg(la, sizeof la));
     int64_t h = 3600LL * 1000000;
-    int rc = bench_scenario(dir, "textbook.scn", HK_VAR_MANTICORE, quick ? h / 6 : 2 * h, quick);
-    if (!rc)
-        rc = bench_scenario(dir, "textbook.scn", HK_VAR_MANTICORE_FIXED, quick ? h / 6 : 2 * h, quick);
-    if (!rc)
-        rc = bench_scenario(dir, "mmc.scn", HK_VAR_MANTICORE_FIXED, quick ? h / 6 : 2 * h, quick);
-    if (!rc)
-        rc = bench_scenario(dir, "large-64x3.scn", HK_VAR_MANTICORE, quick ? 60000000 : 600000000,
-                            quick);
-    if (!rc)
+    int rc = 0;
+    if (!only || !strcmp(only, "scenarios")) {
+        rc = bench_scenario(dir, "textbook.scn", HK_VAR_MANTICORE, quick ? h / 6 : 2 * h, quick);
+        if (!rc)
+            rc = bench_scenario(dir, "textbook.scn", HK_VAR_MANTICORE_FIXED,
+                                quick ? h / 6 : 2 * h, quick);
+        if (!rc)
+            rc = bench_scenario(dir, "mmc.scn", HK_VAR_MANTICORE_FIXED, quick ? h / 6 : 2 * h,
+                                quick);
+        if (!rc)
+            rc = bench_scenario(dir, "large-64x3.scn", HK_VAR_MANTICORE,
+                                quick ? 60000000 : 600000000, quick);
+    }
+    if (!rc && (!only || !strcmp(only, "lines")))
         rc = bench_lines(quick);
     if (rc)
         return rc;
     static const int sizes[] = {2, 4, 16, 256, 4096};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (size_t i = 0; (!only || !strcmp(only, "picks")) && i < sizeof sizes / sizeof sizes[0]; i++)
         bench_picks(sizes[i], quick);
     return 0;
 }
