@@ -109,16 +109,19 @@ static int set_leaf(hk_line *l, int i, int64_t now)
 static void flat_build(hk_line *l)
 {
     const hk_stree_node *root = hk_stree_root(&l->tree), *leaf = &l->tree.t[l->tree.size];
-    double c = 0;
+    double c = 0, w = 0;
     for (int i = 0; i < l->n; i++) {
-        l->fw[i] = leaf[i].key == root->key ? leaf[i].wsum : 0.0;
+        w = leaf[i].key == root->key ? leaf[i].wsum : 0.0;
         if (i < l->n - 1)
-            l->cum[i] = c += l->fw[i];
+            l->cum[i] = c += w;
     }
+    l->flat_top = w > 0 ? l->n - 1 : root->last;
 }
 
 /* What hk_stree_pick returns, from the flat class: the leaf whose running-sum interval holds
- * u x the class's weight (a zero-weight mirror's interval is empty, so the count passes it). */
+ * u x the class's weight. A zero-weight mirror's interval is empty, so the count passes it;
+ * only the last can be reached without weight (u x the sum rounded up to the sum), and there
+ * the tree answers with the class's last mirror: flat_top. */
 static int flat_pick(const hk_line *l, double u)
 {
     const hk_stree_node *root = hk_stree_root(&l->tree);
@@ -130,7 +133,7 @@ static int flat_pick(const hk_line *l, double u)
     int i = 0;
     for (int k = 0; k < l->n - 1; k++)
         i += target >= l->cum[k];
-    return l->fw[i] > 0 ? i : root->last; /* rounding at the top end, as the tree does */
+    return i == l->n - 1 ? l->flat_top : i;
 }
 
 /* Bring the class tree (and a small line's flat class) up to date at time now. */

@@ -38,7 +38,7 @@ typedef struct hk_line {
     int *outstanding;            /* per mirror: attempts in flight from this master */
     /* n <= HK_LINE_FLAT: the best class as the tree has it, flat (rebuilt when the tree changes) */
     double cum[HK_LINE_FLAT - 1]; /* running sum of the class's weights through mirror k */
-    double fw[HK_LINE_FLAT];     /* mirror i's weight if it is in the class, else 0 */
+    int flat_top;                /* the pick when the count reaches the last mirror */
     /* the rest */
     int *dirty;                  /* mirrors whose dashboard changed since the last pick */
     hk_dash **dash;              /* per mirror: its host's dashboard (not owned) */
