@@ -208,8 +208,10 @@ int hk_ans_readmission_csv(const hk_ans *a, const char *dir, hk_err *err)
 
 /* A timeline row's numbers (",t_s,attempts,...,weight_share\n" as "%.3f,%u,%u,%.4f,%.3f,%.4f,
  * %.4f" would write them) into row; returns the length. A long run writes millions. */
-static size_t tl_numbers(char *row, const hk_tl *t, int k, const hk_tl_cell *c, uint64_t all)
+static size_t tl_numbers(char *row, const hk_tl *t, int s, int k, uint64_t all)
 {
+    const hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+    const hk_tl_smp *x = hk_tl_smp_at(t, s, k);
     char *p = row;
     *p++ = ',';
     p += hk_fmt_fixed(p, (double)hk_tl_start(t, k) / 1e6, 3);
@@ -220,11 +222,11 @@ static size_t tl_numbers(char *row, const hk_tl *t, int k, const hk_tl_cell *c, 
     *p++ = ',';
     p += hk_fmt_fixed(p, all ? (double)c->q / (double)all : 0.0, 4);
     *p++ = ',';
-    p += hk_fmt_fixed(p, c->ok ? c->lat_ms / c->ok : 0.0, 3);
+    p += hk_fmt_fixed(p, c->ok ? (double)c->lat_us / c->ok / 1000.0 : 0.0, 3);
     *p++ = ',';
-    p += hk_fmt_fixed(p, isnan(c->prob) ? 0.0 : c->prob, 4);
+    p += hk_fmt_fixed(p, isnan(x->prob) ? 0.0 : x->prob, 4);
     *p++ = ',';
-    p += hk_fmt_fixed(p, isnan(c->wshare) ? 0.0 : c->wshare, 4);
+    p += hk_fmt_fixed(p, isnan(x->wshare) ? 0.0 : x->wshare, 4);
     *p++ = '\n';
     return (size_t)(p - row);
 }
@@ -280,7 +282,7 @@ int hk_ans_timeline_csv(const hk_ans *a, const char *dir, hk_err *err)
             for (int j = first; j < first + t->ser[first].nmirrors; j++) {
                 char row[8 * HK_FMT_MAX];
                 fwrite(pre.s + off[j], 1, off[j + 1] - off[j], o.f);
-                fwrite(row, 1, tl_numbers(row, t, k, hk_tl_cell_at(t, j, k), all), o.f);
+                fwrite(row, 1, tl_numbers(row, t, j, k, all), o.f);
             }
         }
     free(off);

@@ -104,10 +104,10 @@ static void converge(const fx *x, int first, hk_conv *c)
         Q = P - quiet;
     int latest = 0, moved = 0;
     for (int j = first; j < first + n; j++) {
-        double mean = 0, lo = INFINITY, hi = -INFINITY, p0 = hk_tl_cell_at(t, j, 0)->prob;
+        double mean = 0, lo = INFINITY, hi = -INFINITY, p0 = hk_tl_smp_at(t, j, 0)->prob;
         int m = 0, side = 0, swings = 0;
         for (int k = 0; k < P; k++) {
-            double p = hk_tl_cell_at(t, j, k)->prob;
+            double p = hk_tl_smp_at(t, j, k)->prob;
             moved |= fabs(p - p0) > 1e-9;
             if (k >= P - F && !isnan(p)) {
                 mean += p;
@@ -118,7 +118,7 @@ static void converge(const fx *x, int first, hk_conv *c)
             continue;
         mean /= m;
         for (int k = P - Q; k < P; k++) {
-            double p = hk_tl_cell_at(t, j, k)->prob;
+            double p = hk_tl_smp_at(t, j, k)->prob;
             if (isnan(p))
                 continue;
             lo = fmin(lo, p);
@@ -130,7 +130,7 @@ static void converge(const fx *x, int first, hk_conv *c)
         c->amplitude = fmax(c->amplitude, hi - lo);
         c->swings = swings > c->swings ? swings : c->swings;
         int k = P;
-        while (k > 0 && fabs(hk_tl_cell_at(t, j, k - 1)->prob - mean) <= HK_CONV_EPS)
+        while (k > 0 && fabs(hk_tl_smp_at(t, j, k - 1)->prob - mean) <= HK_CONV_EPS)
             k--;
         latest = k > latest ? k : latest;
     }
@@ -220,7 +220,7 @@ static double span_min_bins(const fx *x)
 
 static const char *why_starved(const fx *x, int s)
 {
-    const hk_tl_cell *c = hk_tl_cell_at(x->tl, s, x->end_bin - 1);
+    const hk_tl_smp *c = hk_tl_smp_at(x->tl, s, x->end_bin - 1);
     if (c->wshare <= 0.001f)
         return x->in->var->timer_reads_timeouts
             ? "its weight is 0: Manticore's weight timer reads the query_timeouts counter, so "
@@ -263,7 +263,7 @@ static int find_locked(fx *x, int first)
     int n = t->ser[first].nmirrors;
     for (int s = first; n > 1 && s < first + n; s++) {
         int k = x->end_bin;
-        while (k > 0 && hk_tl_cell_at(t, s, k - 1)->prob >= HK_LOCKED_PROB)
+        while (k > 0 && hk_tl_smp_at(t, s, k - 1)->prob >= HK_LOCKED_PROB)
             k--;
         int healthy = 1;
         for (int j = first; j < first + n; j++)
@@ -274,7 +274,7 @@ static int find_locked(fx *x, int first)
         if (add(x, "locked", se->master, se->table, se->line, se->host, secs(x, k), "%s holds "
                 "%.0f%% of agent %d's probability from %.0f s to the end while the other %d "
                 "mirror(s) are healthy%s", host_name(x, se->host),
-                100 * hk_tl_cell_at(t, s, x->end_bin - 1)->prob, se->line + 1, secs(x, k), n - 1,
+                100 * hk_tl_smp_at(t, s, x->end_bin - 1)->prob, se->line + 1, secs(x, k), n - 1,
                 x->in->var->timer_reads_timeouts ? ": Manticore's weight timer reads "
                 "query_timeouts, so after a stall the stalled mirror's weight stays 100% until "
                 "another mirror times out" : "") < 0)

@@ -7,10 +7,14 @@
 
 #define TL_BYTES (64u << 20)
 
-static void clear_cells(hk_tl_cell *c, size_t n)
+static const hk_tl_smp no_sample = {NAN, NAN};
+
+/* n cells and their samples from the first of both: empty, not sampled */
+static void clear_cells(hk_tl_cell *c, hk_tl_smp *sm, size_t n)
 {
+    memset(c, 0, n * sizeof *c);
     for (size_t i = 0; i < n; i++)
-        c[i] = (hk_tl_cell){0, 0, 0, 0.0f, NAN, NAN};
+        sm[i] = no_sample;
 }
 
 int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64_t width_us,
@@ -29,14 +33,15 @@ int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64
     t->width_us = width_us > 0 ? width_us : 1000000;
     t->ser = malloc((size_t)(nser > 0 ? nser : 1) * sizeof *t->ser);
     t->c = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->c);
+    t->sm = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->sm);
     t->b = calloc((size_t)cap, sizeof *t->b);
-    if (!t->ser || !t->c || !t->b) {
+    if (!t->ser || !t->c || !t->sm || !t->b) {
         hk_tl_free(t);
         return -1;
     }
     if (nser > 0)
         memcpy(t->ser, ser, (size_t)nser * sizeof *ser);
-    clear_cells(t->c, (size_t)(nser > 0 ? nser : 1) * (size_t)cap);
+    clear_cells(t->c, t->sm, (size_t)(nser > 0 ? nser : 1) * (size_t)cap);
     return 0;
 }
 
@@ -44,6 +49,7 @@ void hk_tl_free(hk_tl *t)
 {
     free(t->ser);
     free(t->c);
+    free(t->sm);
     free(t->b);
     memset(t, 0, sizeof *t);
 }
@@ -54,15 +60,18 @@ static void halve(hk_tl *t)
     int half = (t->nbins + 1) / 2;
     for (int k = 0; k < half; k++) /* bin k from bins 2k and 2k+1: k <= 2k, so in place */
         for (int s = 0; s < t->nser; s++) {
+            int odd = 2 * k + 1 < t->nbins;
             hk_tl_cell a = *hk_tl_cell_at(t, s, 2 * k);
-            hk_tl_cell b = 2 * k + 1 < t->nbins ? *hk_tl_cell_at(t, s, 2 * k + 1)
-                                                : (hk_tl_cell){0, 0, 0, 0, NAN, NAN};
-            *hk_tl_cell_at(t, s, k) = (hk_tl_cell){a.q + b.q, a.ok + b.ok, a.err + b.err,
-                                                   a.lat_ms + b.lat_ms,
-                                                   isnan(b.prob) ? a.prob : b.prob,
-                                                   isnan(b.wshare) ? a.wshare : b.wshare};
+            hk_tl_cell b = odd ? *hk_tl_cell_at(t, s, 2 * k + 1) : (hk_tl_cell){0};
+            hk_tl_smp x = *hk_tl_smp_at(t, s, 2 * k);
+            hk_tl_smp y = odd ? *hk_tl_smp_at(t, s, 2 * k + 1) : no_sample;
+            *hk_tl_cell_at(t, s, k) = (hk_tl_cell){a.lat_us + b.lat_us, a.q + b.q, a.ok + b.ok,
+                                                   a.err + b.err, 0};
+            *hk_tl_smp_at(t, s, k) = (hk_tl_smp){isnan(y.prob) ? x.prob : y.prob,
+                                                 isnan(y.wshare) ? x.wshare : y.wshare};
         }
-    clear_cells(hk_tl_cell_at(t, 0, half), (size_t)(t->cap - half) * (size_t)t->nser);
+    clear_cells(hk_tl_cell_at(t, 0, half), hk_tl_smp_at(t, 0, half),
+                (size_t)(t->cap - half) * (size_t)t->nser);
     for (int k = 0; k < half; k++) {
         hk_tl_bin a = t->b[2 * k], b = 2 * k + 1 < t->nbins ? t->b[2 * k + 1] : (hk_tl_bin){0};
         t->b[k] = (hk_tl_bin){a.ok + b.ok, a.partial + b.partial, a.failed + b.failed};
@@ -97,7 +106,7 @@ void hk_tl_attempt(hk_tl *t, int s, int64_t t_us)
         hk_tl_cell_at(t, s, k)->q++;
 }
 
-void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, double lat_us)
+void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, int64_t lat_us)
 {
     int k = hk_tl_bin_of(t, t_us);
     if (k < 0)
@@ -105,7 +114,7 @@ void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, double lat_us)
     hk_tl_cell *c = hk_tl_cell_at(t, s, k);
     if (ok) {
         c->ok++;
-        c->lat_ms += (float)(lat_us / 1000.0);
+        c->lat_us += lat_us > 0 ? (uint64_t)lat_us : 0;
     } else {
         c->err++;
     }
@@ -116,7 +125,7 @@ void hk_tl_sample(hk_tl *t, int s, int64_t t_us, double prob, double wshare)
     int k = hk_tl_bin_of(t, t_us);
     if (k < 0)
         return;
-    hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+    hk_tl_smp *c = hk_tl_smp_at(t, s, k);
     c->prob = (float)prob;
     c->wshare = (float)wshare;
 }
@@ -140,7 +149,7 @@ void hk_tl_fill(hk_tl *t)
     for (int s = 0; s < t->nser; s++) {
         float p = NAN, w = NAN;
         for (int k = 0; k < t->nbins; k++) {
-            hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+            hk_tl_smp *c = hk_tl_smp_at(t, s, k);
             if (isnan(c->prob)) {
                 c->prob = p;
                 c->wshare = w;

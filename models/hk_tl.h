@@ -12,13 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct hk_tl_cell {
+typedef struct hk_tl_cell {      /* what attempts write */
+    uint64_t lat_us;             /* summed latency of the successful attempts, µs (exact) */
     uint32_t q;                  /* attempts routed here (counted when they start) */
     uint32_t ok, err;            /* attempts that succeeded, failed (counted when they end) */
-    float lat_ms;                /* summed latency of the successful attempts, ms */
+    uint32_t spare;              /* zero: a cell has no padding (runs compare cells bytewise) */
+} hk_tl_cell;
+
+typedef struct hk_tl_smp {       /* what samples write, apart: attempts never read it */
     float prob;                  /* selection probability at the bin's end (NaN: not sampled) */
     float wshare;                /* this mirror's weight / the line's summed weight, likewise */
-} hk_tl_cell;
+} hk_tl_smp;
 
 typedef struct hk_tl_bin {       /* whole queries (all masters) */
     uint32_t ok, partial, failed;
@@ -36,13 +40,14 @@ typedef struct hk_tl {
     int64_t t0_us, width_us;     /* bin k covers [t0 + k*width, t0 + (k+1)*width) */
     hk_tl_cell *c;               /* [cap][series]: bin-major, so the cells a moment writes lie
                                     together however many series there are */
+    hk_tl_smp *sm;               /* [cap][series], likewise */
     hk_tl_bin *b;                /* [cap] */
     int64_t lo_us, hi_us;        /* the last bin looked up covers [lo, hi): no division */
     int last;
 } hk_tl;
 
 /* cap bins at most per series (a power of two; 0 = choose from nser so that the cells take at
- * most about 64 MB, between 16 and 4096 bins). */
+ * most about 64 MB, and the samples a third of that, between 16 and 4096 bins). */
 int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64_t width_us,
                int cap);
 void hk_tl_free(hk_tl *t);
@@ -58,8 +63,12 @@ static inline hk_tl_cell *hk_tl_cell_at(const hk_tl *t, int s, int k)
 {
     return &t->c[(size_t)k * (size_t)t->nser + (size_t)s];
 }
+static inline hk_tl_smp *hk_tl_smp_at(const hk_tl *t, int s, int k)
+{
+    return &t->sm[(size_t)k * (size_t)t->nser + (size_t)s];
+}
 void hk_tl_attempt(hk_tl *t, int s, int64_t t_us);
-void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, double lat_us);
+void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, int64_t lat_us);
 void hk_tl_sample(hk_tl *t, int s, int64_t t_us, double prob, double wshare);
 /* status 0 ok, 1 partial, 2 failed. */
 void hk_tl_query(hk_tl *t, int64_t t_us, int status);

@@ -167,7 +167,7 @@ static void record(rl_master *m, rl_att *a, int ev, int64_t now)
     if (a->reported_us >= 0) /* the agent's own query time: its service time, for c3 */
         hk_line_feedback(m->lines[li], j, (double)a->reported_us, -1);
     hk_line_end(m->lines[li], j, now, ok, now - a->t_start);
-    hk_tl_outcome(&m->tl, m->series[li] + j, now, ok, (double)(now - a->t_start));
+    hk_tl_outcome(&m->tl, m->series[li] + j, now, ok, now - a->t_start);
     if (ok) {
         hk_hist_add(&s->per, (double)(now - a->t_start));
         s->tok++;

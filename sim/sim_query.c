@@ -266,7 +266,7 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
         return;
     }
     hk_dash_record(rt->dash, now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
-    hk_tl_outcome(&w->tl, rt->series, now, ok, (double)(now - ls->t_start));
+    hk_tl_outcome(&w->tl, rt->series, now, ok, now - ls->t_start);
     if (ok) {
         hk_hist_add(&rt->ms.per, (double)(now - ls->t_start)); /* merged into tt at period close */
         rt->tt->ok++;

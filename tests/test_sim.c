@@ -48,7 +48,7 @@ static int periods(const sim_world *w) { return (int)((w->end_us - w->t0) / 6000
 /* The probability in force at the end of the run. */
 static double prob_end(const sim_world *w, int mi, int li, int j)
 {
-    return hk_tl_cell_at(&w->tl, w->m[mi].li[li].series + j, w->tl.nbins - 1)->prob;
+    return hk_tl_smp_at(&w->tl, w->m[mi].li[li].series + j, w->tl.nbins - 1)->prob;
 }
 
 static uint64_t answered(const sim_world *w) { return w->n_ok + w->n_partial; }

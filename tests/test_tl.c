@@ -1,0 +1,78 @@
+/* hk_tl: the fine timeline — exact latency sums, bins merged when a run outgrows them (counts
+ * add up, samples keep the later), unsampled bins carrying the last sample. */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "hk_tl.h"
+
+#define S(x) ((int64_t)(x) * 1000000)
+
+static void init2(hk_tl *t, int cap)
+{
+    hk_tl_series ser[2] = {{0, 0, 0, 0, 0, 2}, {0, 0, 0, 1, 1, 2}};
+    assert_int_equal(hk_tl_init(t, ser, 2, 0, S(1), cap), 0);
+}
+
+/* A busy bin's latency is summed in whole microseconds: 10^6 answers of 12.345 ms add up to
+ * exactly 12,345 s (a float sum of milliseconds is off in the third decimal long before). */
+static void latency_sum_is_exact(void **st)
+{
+    (void)st;
+    hk_tl t;
+    init2(&t, 16);
+    for (int i = 0; i < 1000000; i++)
+        hk_tl_outcome(&t, 1, S(3) + i % 1000, 1, 12345);
+    hk_tl_outcome(&t, 1, S(3), 0, 999999); /* a failure adds no latency */
+    const hk_tl_cell *c = hk_tl_cell_at(&t, 1, 3);
+    assert_int_equal(c->ok, 1000000);
+    assert_int_equal(c->err, 1);
+    assert_true(c->lat_us == 12345000000ull);
+    assert_true((double)c->lat_us / c->ok / 1000.0 == 12.345);
+    hk_tl_free(&t);
+}
+
+/* 40 s into 16 one-second bins: merged twice (4 s each); every attempt and every microsecond
+ * kept; each merged bin keeps its later half's sample, or the earlier's where that is none. */
+static void halving_keeps_counts_and_later_samples(void **st)
+{
+    (void)st;
+    hk_tl t;
+    init2(&t, 16);
+    for (int s = 0; s < 40; s++) {
+        hk_tl_attempt(&t, 0, S(s));
+        hk_tl_outcome(&t, 0, S(s) + 10, 1, 1000 + s);
+        if (s % 2 == 0 || s < 8)
+            hk_tl_sample(&t, 0, S(s), s / 100.0, 0.5);
+    }
+    assert_int_equal(t.width_us, S(4));
+    assert_int_equal(t.nbins, 10);
+    uint64_t q = 0, lat = 0;
+    for (int k = 0; k < t.nbins; k++) {
+        q += hk_tl_cell_at(&t, 0, k)->q;
+        lat += hk_tl_cell_at(&t, 0, k)->lat_us;
+        assert_int_equal(hk_tl_cell_at(&t, 1, k)->q, 0);
+    }
+    assert_int_equal(q, 40);
+    assert_true(lat == 40 * 1000 + 39 * 40 / 2);
+    assert_float_equal(hk_tl_smp_at(&t, 0, 0)->prob, 0.03f, 1e-6); /* bin 0 = seconds 0-3 */
+    assert_float_equal(hk_tl_smp_at(&t, 0, 5)->prob, 0.22f, 1e-6); /* 20-23: 23 unsampled */
+    assert_true(isnan(hk_tl_smp_at(&t, 1, 5)->prob));
+    hk_tl_fill(&t);
+    assert_true(isnan(hk_tl_smp_at(&t, 1, 5)->prob)); /* never sampled: nothing to carry */
+    hk_tl_sample(&t, 1, S(2), 0.7, 0.4);
+    hk_tl_fill(&t);
+    assert_float_equal(hk_tl_smp_at(&t, 1, 5)->prob, 0.7f, 1e-6); /* carried from bin 0 */
+    hk_tl_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(latency_sum_is_exact),
+        cmocka_unit_test(halving_keeps_counts_and_later_samples),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
