@@ -5,6 +5,7 @@
 #ifndef HK_DASH_H
 #define HK_DASH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HK_DASH_PERIODS 15
@@ -18,12 +19,14 @@ typedef enum hk_ev {
     HK_EV_REMOTE_ERROR = HK_EV_N /* ERROR/RETRY reply: searchd records nothing */
 } hk_ev;
 
-typedef struct hk_block {
+typedef struct hk_block {        /* two cache lines: an answer (a success or a warning) writes
+                                    the second only, if the block starts on one */
     int64_t period;              /* block number, -1 = empty slot */
     uint64_t c[HK_EV_N];         /* outcome counters (pings included) */
     uint64_t total_us;           /* time of non-ping attempts */
     uint64_t connect_count, connect_sum_us, connect_max_us;
     uint64_t pings;              /* hakarma extra: pings among the counters */
+    uint64_t spare;              /* zero: the block is 128 bytes */
 } hk_block;
 
 /* What a change touched, so a subscriber can ignore what its cache does not read. */
@@ -40,7 +43,9 @@ typedef struct hk_dash_sub {
     void (*fn)(struct hk_dash_sub *self, unsigned what);
 } hk_dash_sub;
 
-typedef struct hk_dash {        /* what every attempt touches first: one cache line */
+typedef struct hk_dash {        /* 64-byte lines: what every attempt touches first, then the
+                                    blocks (an array of dashboards allocated on a cache line,
+                                    as the simulator's, keeps every part on its own lines) */
     int64_t cur_lo_us, cur_hi_us;
     int cur;                     /* the slot being written, for times in [cur_lo, cur_hi) (an
                                     index, not a pointer: a dashboard may be copied) */
@@ -48,9 +53,17 @@ typedef struct hk_dash {        /* what every attempt touches first: one cache l
     int64_t last_query_us, last_answer_us;
     hk_dash_sub *subs;           /* intrusive list; the subscribers own the nodes */
     int64_t karma_s;
-    int64_t ping_trip_us;
     hk_block ring[HK_DASH_PERIODS];
+    int64_t ping_trip_us;
+    char spare[56];              /* the size stays a multiple of 64 */
 } hk_dash;
+
+#define HK_DASH_ALIGN 64
+_Static_assert(sizeof(hk_block) == 2 * HK_DASH_ALIGN, "a block is two cache lines");
+_Static_assert(offsetof(hk_block, c) + HK_EV_WARNING * sizeof(uint64_t) == HK_DASH_ALIGN,
+               "an answer's fields start the block's second line");
+_Static_assert(offsetof(hk_dash, ring) == HK_DASH_ALIGN, "the header is one cache line");
+_Static_assert(sizeof(hk_dash) % HK_DASH_ALIGN == 0, "dashboards in an array stay aligned");
 
 void hk_dash_init(hk_dash *d, int64_t karma_s);
 int64_t hk_dash_block_of(const hk_dash *d, int64_t now_us);

@@ -96,7 +96,10 @@ static int init_masters(sim_world *w)
     int s = 0, rc = 0;
     for (int mi = 0; rc == 0 && mi < w->nm; mi++) {
         sim_master *m = &w->m[mi];
-        m->dash = calloc((size_t)cl->nhosts + 1, sizeof *m->dash);
+        size_t dbytes = ((size_t)cl->nhosts + 1) * sizeof *m->dash; /* a multiple of 64 */
+        m->dash = aligned_alloc(HK_DASH_ALIGN, dbytes); /* each block on its cache lines */
+        if (m->dash)
+            memset(m->dash, 0, dbytes);
         m->li = calloc((size_t)w->nli + 1, sizeof *m->li);
         m->ping_t0 = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_t0);
         m->ping_out = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_out);
