@@ -417,25 +417,73 @@ static int per_line(fx *x, int first)
     return 0;
 }
 
+/* A finding of one master, by what it is about: findings of several masters about the same
+ * thing sort together, in the order they were found. */
+typedef struct fkey {
+    const hk_finding *f;
+    int i;
+} fkey;
+
+/* What a finding is about: mirror, line, table, kind (0 = the same). */
+static int about_cmp(const hk_finding *f, const hk_finding *g)
+{
+    if (f->host != g->host)
+        return f->host < g->host ? -1 : 1;
+    if (f->line != g->line)
+        return f->line < g->line ? -1 : 1;
+    if (f->table != g->table)
+        return f->table < g->table ? -1 : 1;
+    return strcmp(f->kind, g->kind);
+}
+
+static int fkey_cmp(const void *pa, const void *pb)
+{
+    const fkey *a = pa, *b = pb;
+    int c = about_cmp(a->f, b->f);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Fold every finding of one master into the first finding (in the order found) about the same
+ * thing: it keeps the earliest start, and same[its index] says how many it stands for. Sorting
+ * makes it n log n (a large cluster has thousands of findings); -1 out of memory. */
+static int fold_same(hk_findings *o, int *same)
+{
+    fkey *k = malloc(((size_t)o->n + 1) * sizeof *k);
+    if (!k)
+        return -1;
+    int m = 0;
+    for (int i = 0; i < o->n; i++)
+        if (o->f[i].master >= 0)
+            k[m++] = (fkey){&o->f[i], i};
+    qsort(k, (size_t)m, sizeof *k, fkey_cmp);
+    for (int a = 0, b; a < m; a = b) {
+        hk_finding *f = &o->f[k[a].i];
+        for (b = a + 1; b < m && about_cmp(k[b].f, f) == 0; b++) {
+            hk_finding *g = &o->f[k[b].i];
+            f->t_s = g->t_s < f->t_s ? g->t_s : f->t_s;
+            g->master = -2; /* folded into f */
+        }
+        same[k[a].i] = b - a;
+    }
+    free(k);
+    return 0;
+}
+
 /* The same finding (kind, line, mirror) from several masters: one line that says how many. */
-static void merge_masters(fx *x)
+static int merge_masters(fx *x)
 {
     hk_findings *o = x->out;
+    int *same_of = malloc(((size_t)o->n + 1) * sizeof *same_of);
+    if (!same_of || fold_same(o, same_of) < 0) {
+        free(same_of);
+        return -1;
+    }
     int n = 0;
     for (int i = 0; i < o->n; i++) {
         hk_finding *f = &o->f[i];
         if (f->master == -2)
             continue;
-        int same = 1;
-        for (int j = i + 1; f->master >= 0 && j < o->n; j++) {
-            hk_finding *g = &o->f[j];
-            if (g->master >= 0 && !strcmp(g->kind, f->kind) && g->table == f->table &&
-                g->line == f->line && g->host == f->host) {
-                same++;
-                f->t_s = g->t_s < f->t_s ? g->t_s : f->t_s;
-                g->master = -2; /* folded into f */
-            }
-        }
+        int same = f->master >= 0 ? same_of[i] : 1;
         if (same > 1) {
             char d[sizeof f->detail];
             snprintf(d, sizeof d, "%d of %d masters: %.*s", same, x->in->nmasters,
@@ -446,6 +494,8 @@ static void merge_masters(fx *x)
         o->f[n++] = *f;
     }
     o->n = n;
+    free(same_of);
+    return 0;
 }
 
 int hk_find_run(const hk_find_in *in, hk_findings *out)
@@ -472,8 +522,7 @@ int hk_find_run(const hk_find_in *in, hk_findings *out)
             return -1;
     if (find_overload(&x) < 0 || find_outside(&x) < 0)
         return -1;
-    merge_masters(&x);
-    return 0;
+    return merge_masters(&x);
 }
 
 void hk_findings_free(hk_findings *f)
