@@ -59,6 +59,43 @@ static void starved(void **st)
     assert_int_equal(count(DOWN, HK_VAR_MANTICORE, -1, 0, "starved", ""), 0);
 }
 
+/* The same finding from every master is one line that says so; each master's own are kept. */
+static void merged_across_masters(void **st)
+{
+    (void)st;
+    hk_scn *s = scn(
+        "searchd { ha_period_karma = 30s  ha_ping_interval = 1000 }\n"
+        "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = nodeads\n}\n"
+        "mirror default { rtt = constant(0.3ms) service = lognormal(median=5ms, sigma=0.3) "
+        "threads = 8 }\n"
+        "workload { arrivals = poisson(200/s) duration = 4m masters = 3 }\n"
+        "fault b:1 { at = 60s for = 60s kind = down }\n"); /* DOWN with three masters */
+    sim_opts o = {0};
+    o.seed = 1;
+    o.variant = HK_VAR_MANTICORE_FIXED;
+    o.strategy = -1;
+    sim_world *w = sim_new(s, &o);
+    assert_non_null(w);
+    assert_int_equal(sim_run(w), 0);
+    sim_result r;
+    assert_int_equal(sim_analyse(w, &r), 0);
+    int starved = 0, b = hk_cluster_find_host(s->cl, "b:1");
+    for (int i = 0; i < r.fd.n; i++) {
+        const hk_finding *f = &r.fd.f[i];
+        assert_int_not_equal(f->master, -2);
+        if (!strcmp(f->kind, "starved")) {
+            starved++;
+            assert_int_equal(f->host, b);
+            assert_int_equal(f->master, -1);
+            assert_true(!strncmp(f->detail, "3 of 3 masters: ", 16));
+        }
+    }
+    assert_int_equal(starved, 1);
+    sim_result_free(&r);
+    sim_free(w);
+    hk_scn_free(s);
+}
+
 static void failing_share(void **st)
 {
     (void)st;
@@ -130,7 +167,8 @@ static void fault_outside_run(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(starved), cmocka_unit_test(failing_share),
+        cmocka_unit_test(starved), cmocka_unit_test(merged_across_masters),
+        cmocka_unit_test(failing_share),
         cmocka_unit_test(locked_and_flood), cmocka_unit_test(herding_and_oscillation),
         cmocka_unit_test(overload), cmocka_unit_test(fault_outside_run),
     };
