@@ -20,5 +20,7 @@ plot dir.'/strategies.csv' every ::1 using 12:xtic(3) title 'p99' lc rgb pal[4],
      '' every ::1 using 10 title 'p50' lc rgb pal[1]
 set title 'failed or partial queries (%)'
 set ylabel '% of queries'
+stats dir.'/strategies.csv' every ::1 using ($8 * 100) nooutput
+set yrange [0:(STATS_max > 0 ? STATS_max * 1.1 : 1)]  # no failures at all: zero bars on 0-1%
 plot dir.'/strategies.csv' every ::1 using ($8 * 100):xtic(3) title 'failed + partial' lc rgb pal[5]
 unset multiplot

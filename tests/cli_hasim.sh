@@ -40,6 +40,7 @@ $H "$S/scenarios/textbook.scn" --out "$T/all" --duration 3m --strategy all --plo
 check "--strategy all exits 0" '[ $? -eq 0 ]'
 check "strategies.csv has 4 rows" '[ $(($(wc -l < "$T/all/strategies.csv") - 1)) -eq 4 ]'
 check "side-by-side rows" '[ $(grep -cE "^(random|roundrobin|nodeads|noerrors)/" "$T/all.out") -eq 4 ]'
+check "gnuplot says nothing on the terminal (no failures: the failure panel used to warn)" '! grep -qi "^warning: empty" "$T/all.out"'
 for p in strategies_cdf strategies_p99; do
   check "$p.png is a PNG" '[ "$(head -c 8 "$T/all/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e470d0a1a0a" ]'
   check "$p.svg is SVG" 'grep -q "<svg" "$T/all/plots/$p.svg"'
