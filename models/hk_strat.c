@@ -3,9 +3,8 @@
  * pick. The two health strategies keep each mirror's class key in a segment
  * tree (hk_stree) that is updated only for mirrors whose dashboard changed
  * (dashboards notify their subscribers) and rebuilt when the window slides,
- * so a pick costs O(log n), not O(n). A line of a few mirrors (the usual agent
- * line) also keeps the best class flat, as running sums: its pick is a few
- * independent compares instead of a walk whose every step waits on the last. */
+ * so a pick costs O(log n), not O(n) (a few compares for a short line: the
+ * tree keeps its best class flat). */
 #include "hk_strat.h"
 #include "hk_strat_ext.h"
 
@@ -105,41 +104,10 @@ static int set_leaf(hk_line *l, int i, int64_t now)
     return hk_stree_leaf(&l->tree, i, key, l->w[i]);
 }
 
-/* The tree's best class, flat: each mirror's weight in it and the running sums. */
-static void flat_build(hk_line *l)
-{
-    const hk_stree_node *root = hk_stree_root(&l->tree), *leaf = &l->tree.t[l->tree.size];
-    double c = 0, w = 0;
-    for (int i = 0; i < l->n; i++) {
-        w = leaf[i].key == root->key ? leaf[i].wsum : 0.0;
-        if (i < l->n - 1)
-            l->cum[i] = c += w;
-    }
-    l->flat_top = w > 0 ? l->n - 1 : root->last;
-}
-
-/* What hk_stree_pick returns, from the flat class: the leaf whose running-sum interval holds
- * u x the class's weight. A zero-weight mirror's interval is empty, so the count passes it;
- * only the last can be reached without weight (u x the sum rounded up to the sum), and there
- * the tree answers with the class's last mirror: flat_top. */
-static int flat_pick(const hk_line *l, double u)
-{
-    const hk_stree_node *root = hk_stree_root(&l->tree);
-    if (root->last < 0)
-        return -1;
-    if (!(root->wsum > 0))
-        return root->last;
-    double target = u * root->wsum;
-    int i = 0;
-    for (int k = 0; k < l->n - 1; k++)
-        i += target >= l->cum[k];
-    return i == l->n - 1 ? l->flat_top : i;
-}
-
-/* Bring the class tree (and a small line's flat class) up to date at time now. */
+/* Bring the class tree up to date at time now. */
 static void refresh(hk_line *l, int64_t now)
 {
-    int moved = l->strat == HK_STRAT_NOERRORS && window_moved(l, now), changed = 0;
+    int moved = l->strat == HK_STRAT_NOERRORS && window_moved(l, now);
     if (!l->tree_ok || moved) {
         for (int i = 0; i < l->n; i++) {
             set_leaf(l, i, now);
@@ -147,19 +115,16 @@ static void refresh(hk_line *l, int64_t now)
         }
         hk_stree_build(&l->tree);
         l->ndirty = 0;
-        l->tree_ok = changed = 1;
+        l->tree_ok = 1;
+        return;
     }
     for (int k = 0; k < l->ndirty; k++) {
         int i = l->dirty[k];
         sub_of(l, i)->dirty = 0;
-        if (set_leaf(l, i, now)) { /* an answer that changes nothing (a success) costs no walk */
+        if (set_leaf(l, i, now)) /* an answer that changes nothing (a success) costs no walk */
             hk_stree_fix(&l->tree, i);
-            changed = 1;
-        }
     }
     l->ndirty = 0;
-    if (changed && l->n <= HK_LINE_FLAT)
-        flat_build(l);
 }
 
 /* Whether a change can move mirror i's class: nodeads reads only the errors in a row; for
@@ -251,8 +216,7 @@ static int ch_health(hk_line *l, int64_t now_us, gsl_rng *r)
 {
     maybe_recalc(l, now_us); /* reads the dashboards only; then one refresh brings the tree up */
     refresh(l, now_us);
-    double u = gsl_rng_uniform(r);
-    int i = l->n <= HK_LINE_FLAT ? flat_pick(l, u) : hk_stree_pick(&l->tree, u);
+    int i = hk_stree_pick(&l->tree, gsl_rng_uniform(r));
     return i >= 0 ? i : ch_random(l, now_us, r);
 }
 

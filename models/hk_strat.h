@@ -23,23 +23,19 @@ enum {
 };
 
 #define HK_LINE_MAX_MIRRORS (1 << 20)
-#define HK_LINE_FLAT 8           /* lines of up to this many mirrors pick from running sums */
 
 /* Runtime state of one agent line as one master sees it. */
 typedef struct hk_line {
-    /* what a pick reads, together in the first cache line */
+    /* what a pick reads, together: the first cache line, then the tree's flat class */
     int n;                       /* mirrors */
     int strat;
     int64_t calm_lo_us, calm_hi_us; /* no recomputation is due for times in [lo, hi) */
     int64_t wid_lo_us, wid_hi_us; /* the times the keys' window covers */
-    hk_stree tree;               /* health strategies: class keys and weights in a segment tree */
     int tree_ok;
     int ndirty;
-    int *outstanding;            /* per mirror: attempts in flight from this master */
-    /* n <= HK_LINE_FLAT: the best class as the tree has it, flat (rebuilt when the tree changes) */
-    double cum[HK_LINE_FLAT - 1]; /* running sum of the class's weights through mirror k */
-    int flat_top;                /* the pick when the count reaches the last mirror */
+    hk_stree tree;               /* health strategies: class keys and weights in a segment tree */
     /* the rest */
+    int *outstanding;            /* per mirror: attempts in flight from this master */
     int *dirty;                  /* mirrors whose dashboard changed since the last pick */
     hk_dash **dash;              /* per mirror: its host's dashboard (not owned) */
     const hk_variant *var;

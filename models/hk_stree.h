@@ -4,7 +4,10 @@
  * the mirrors that have it, and the highest index that has it. It makes a
  * strategy pick O(log n) — weighted random among the healthiest class, or
  * that class's last mirror when their weights are all 0 — and an update of
- * one mirror O(log n). */
+ * one mirror O(log n). A tree of a few leaves (the usual agent line) also
+ * keeps its best class flat, as running sums, rebuilt with the tree: its pick
+ * is a few independent compares instead of a walk whose every step waits on
+ * the last. */
 #ifndef HK_STREE_H
 #define HK_STREE_H
 
@@ -20,9 +23,14 @@ typedef struct hk_stree_node {
                                     when the key is HK_STREE_NONE) */
 } hk_stree_node;
 
+#define HK_STREE_FLAT 8          /* trees of up to this many leaves pick from running sums */
+
 typedef struct hk_stree {
     int n, size;                 /* leaves used, leaves allocated (power of two) */
     hk_stree_node *t;            /* 2*size nodes, root at 1 */
+    /* n <= HK_STREE_FLAT: the best class, flat */
+    double cum[HK_STREE_FLAT - 1]; /* running sum of the class's weights through leaf k */
+    int top;                     /* the pick when the count reaches the last leaf */
 } hk_stree;
 
 /* The tree lives in the caller's memory of hk_stree_bytes(n) bytes (the owner's allocation:
@@ -34,7 +42,10 @@ int hk_stree_leaf(hk_stree *s, int i, uint64_t key, double w); /* 1 if it change
 void hk_stree_fix(hk_stree *s, int i);
 void hk_stree_build(hk_stree *s);
 const hk_stree_node *hk_stree_root(const hk_stree *s);
-/* u in [0,1): leaf of the best class, chosen with probability w / wsum. */
+/* u in [0,1): leaf of the best class, chosen with probability w / wsum (from the flat class
+ * when n <= HK_STREE_FLAT, by walking the tree beyond). */
 int hk_stree_pick(const hk_stree *s, double u);
+/* The same pick by walking the tree, whatever n (what the flat class is tested against). */
+int hk_stree_walk(const hk_stree *s, double u);
 
 #endif

@@ -472,8 +472,9 @@ static void properties(void **st)
     gsl_rng_free(r);
 }
 
-/* A line of up to HK_LINE_FLAT mirrors picks from its flat running sums: the same mirror the
- * class tree would give for the same draw, whatever the classes and weights (zero included). */
+/* A line of up to HK_STREE_FLAT mirrors picks from its tree's flat running sums: the same mirror
+ * the walk down the tree gives for the same draw, whatever the classes and weights (zero
+ * included). */
 static void small_line_picks_as_the_tree(void **st)
 {
     (void)st;
@@ -481,7 +482,7 @@ static void small_line_picks_as_the_tree(void **st)
     gsl_rng_set(r, 11);
     int compared = 0;
     for (int iter = 0; iter < 400; iter++) {
-        int n = 2 + (int)gsl_rng_uniform_int(r, HK_LINE_FLAT - 1);
+        int n = 2 + (int)gsl_rng_uniform_int(r, HK_STREE_FLAT - 1);
         int strat = gsl_rng_uniform_int(r, 2) ? HK_STRAT_NOERRORS : HK_STRAT_NODEADS;
         int var = (int)gsl_rng_uniform_int(r, HK_VAR_N);
         fx *f = fx_new(n, 1 + (int64_t)gsl_rng_uniform_int(r, 60));
@@ -498,7 +499,7 @@ static void small_line_picks_as_the_tree(void **st)
         for (int step = 0; step < 50; step++) {
             gsl_rng *twin = gsl_rng_clone(f->r);
             int pick = hk_line_choose(l, t + step * 1000, f->r);
-            int want = hk_stree_pick(&l->tree, gsl_rng_uniform(twin));
+            int want = hk_stree_walk(&l->tree, gsl_rng_uniform(twin));
             gsl_rng_free(twin);
             if (want >= 0) { /* -1: no candidate, plain random instead (its own draw) */
                 assert_int_equal(pick, want);
