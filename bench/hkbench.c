@@ -163,7 +163,7 @@ static int bench_lines(int quick)
         return 1;
     close(fd);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        run r;
+        run r = {0};
         /* the same attempts at every size (simulated time x lines is constant), so neither the
          * set-up nor the per-period upkeep (series x periods) weighs more on the small one */
         int64_t dur_us = (quick ? 20 : 200) * 1000000LL * 1024 / sizes[i];
@@ -234,6 +234,9 @@ static int inner(int argc, char **argv)
     return rc;
 }
 
+/* Whether part name runs: all do unless --only named one. */
+static int part(const char *only, const char *name) { return !only || !strcmp(only, name); }
+
 int main(int argc, char **argv)
 {
     const char *dir = "scenarios";
@@ -269,7 +272,7 @@ int main(int argc, char **argv)
                loadavg(la, sizeof la));
     int64_t h = 3600LL * 1000000;
     int rc = 0;
-    if (!only || !strcmp(only, "scenarios")) {
+    if (part(only, "scenarios")) {
         rc = bench_scenario(dir, "textbook.scn", HK_VAR_MANTICORE, quick ? h / 6 : 2 * h, quick);
         if (!rc)
             rc = bench_scenario(dir, "textbook.scn", HK_VAR_MANTICORE_FIXED,
@@ -281,12 +284,12 @@ int main(int argc, char **argv)
             rc = bench_scenario(dir, "large-64x3.scn", HK_VAR_MANTICORE,
                                 quick ? 60000000 : 600000000, quick);
     }
-    if (!rc && (!only || !strcmp(only, "lines")))
+    if (!rc && part(only, "lines"))
         rc = bench_lines(quick);
     if (rc)
         return rc;
     static const int sizes[] = {2, 4, 16, 256, 4096};
-    for (size_t i = 0; (!only || !strcmp(only, "picks")) && i < sizeof sizes / sizeof sizes[0]; i++)
+    for (size_t i = 0; part(only, "picks") && i < sizeof sizes / sizeof sizes[0]; i++)
         bench_picks(sizes[i], quick);
     return 0;
 }

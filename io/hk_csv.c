@@ -116,11 +116,14 @@ int hk_csv_column(char **hdr, int n, const char *name)
     return *name && !*end && k >= 1 && k <= n ? (int)k - 1 : -1;
 }
 
+/* Whether a field must be quoted (libcsv quotes it whole). */
+static int needs_quotes(const char *s) { return strpbrk(s, ",\"\n\r") != NULL; }
+
 void hk_csv_str(FILE *f, const char *s, int first)
 {
     if (!first)
         fputc(',', f);
-    if (strpbrk(s, ",\"\n\r"))
+    if (needs_quotes(s))
         csv_fwrite(f, s, strlen(s));
     else
         fputs(s, f);
@@ -131,7 +134,7 @@ void hk_csv_end(FILE *f) { fputc('\n', f); }
 void hk_csv_put(hk_buf *b, const char *s)
 {
     size_t n = strlen(s);
-    if (!strpbrk(s, ",\"\n\r")) {
+    if (!needs_quotes(s)) {
         hk_buf_put(b, s, n);
         return;
     }
