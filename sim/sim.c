@@ -149,7 +149,6 @@ static void init_routes(sim_world *w)
                 int h = li->lc->host[j];
                 li->rt[j].dash = &w->m[mi].dash[h];
                 li->rt[j].mr = &w->mir[h];
-                li->rt[j].tt = &w->tot[i][j];
                 li->rt[j].host = h;
                 li->rt[j].series = li->series + j;
             }

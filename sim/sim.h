@@ -66,7 +66,6 @@ typedef struct sim_total {
 typedef struct sim_route {
     hk_dash *dash;               /* the master's dashboard of the mirror's host */
     sim_mirror *mr;              /* the host */
-    sim_total *tt;               /* the run's totals (all masters) */
     int host, series;            /* host index, timeline series */
     sim_mstat ms;                /* this period's counters (beside the rest: one less miss) */
 } sim_route;
@@ -89,13 +88,15 @@ typedef struct sim_master {
     int *ping_out;               /* per host: that ping's outcome */
 } sim_master;
 
-typedef struct sim_lstate {      /* one agent line of one query */
+typedef struct sim_lstate {      /* one agent line of one query: one cache line (the buffer is
+                                    aligned), so an event on a large cluster misses once */
     sim_route *rt;               /* the mirror of the attempt under way */
     int mirror, attempts, ev, blackhole;
-    int64_t t_start, t_conn, connect_us, r2, t_done;
+    int64_t t_start, connect_us, r2, t_done; /* connected at t_start + connect_us */
     float svc_us, wait_us;       /* what the mirror would report (c3): service time, and the
                                     wait in its queue; < 0 none */
 } sim_lstate;
+_Static_assert(sizeof(sim_lstate) == 64, "a line's state is one cache line");
 
 typedef struct sim_query {
     const hk_table *t;

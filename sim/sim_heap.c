@@ -12,6 +12,14 @@ static int less(const sim_ev *x, const sim_ev *y)
     return x->t < y->t || (x->t == y->t && x->ord < y->ord);
 }
 
+/* The same order without branches: which of two children is the smaller is a coin toss the
+ * branch predictor loses half the time, at every level of a large heap (a 1024-line query has
+ * 1024 answers pending: ten levels). */
+static int less_nb(const sim_ev *x, const sim_ev *y)
+{
+    return (x->t < y->t) | ((x->t == y->t) & (x->ord < y->ord));
+}
+
 int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b)
 {
     if (h->n == h->cap) {
@@ -55,13 +63,13 @@ int sim_heap_pop(sim_heap *h, sim_ev *out)
         return 0;
     *out = h->e[0];
     sim_ev last = h->e[--h->n];
+    h->e[h->n] = (sim_ev){INT64_MAX, UINT64_MAX, 0, 0}; /* a right child past the end: never less */
     int i = 0;
     for (;;) {
         int c = 2 * i + 1;
         if (c >= h->n)
             break;
-        if (c + 1 < h->n && less(&h->e[c + 1], &h->e[c]))
-            c++;
+        c += less_nb(&h->e[c + 1], &h->e[c]);
         if (!less(&h->e[c], &last))
             break;
         h->e[i] = h->e[c];

@@ -95,15 +95,22 @@ void sim_p_sample(sim_world *w, int64_t now)
         }
 }
 
-/* Fold the period histograms into the run totals. */
+/* Fold the period's counts and histograms into the run totals (an attempt writes only its
+ * route's period counters: one cache line less per attempt on a large cluster). */
 void sim_p_fold(sim_world *w)
 {
     for (int mi = 0; mi < w->nm; mi++)
         for (int i = 0; i < w->nli; i++) {
             sim_linst *li = &w->m[mi].li[i];
             for (int j = 0; j < li->l->n; j++) {
-                hk_hist_merge(&w->tot[i][j].lat, &li->rt[j].ms.per);
-                hk_hist_reset(&li->rt[j].ms.per);
+                sim_mstat *ms = &li->rt[j].ms;
+                sim_total *tt = &w->tot[i][j];
+                tt->q += ms->q;
+                tt->err += ms->err;
+                tt->ok += ms->per.n;
+                ms->q = ms->err = 0;
+                hk_hist_merge(&tt->lat, &ms->per);
+                hk_hist_reset(&ms->per);
             }
         }
     hk_hist_merge(&w->all, &w->per_all);
@@ -131,7 +138,6 @@ void sim_p_close(sim_world *w, int64_t now)
                 sim_mstat *ms = &li->rt[j].ms;
                 if (w->o.periods)
                     sim_out_period(w, mi, li, j, t_s, ms->pn ? ms->psum / ms->pn : 0);
-                ms->q = ms->err = 0;
                 ms->psum = 0;
                 ms->pn = 0;
             }

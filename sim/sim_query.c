@@ -3,6 +3,7 @@
  * query was answered), one attempt per agent line (the core picks the
  * mirror), the mirror's answer or failure, retries, and the query's end. */
 #include <stdlib.h>
+#include <string.h>
 #include "sim.h"
 #include "sim_out.h"
 
@@ -16,9 +17,13 @@ static int q_alloc(sim_world *w)
         if (!q)
             return -1;
         w->q = q;
-        sim_lstate *ls = realloc(w->lsbuf, (size_t)cap * (size_t)w->maxlines * sizeof *ls);
+        size_t per = (size_t)w->maxlines * sizeof(sim_lstate);
+        sim_lstate *ls = aligned_alloc(64, (size_t)cap * per); /* a multiple of 64 */
         if (!ls)
             return -1;
+        if (w->nq)
+            memcpy(ls, w->lsbuf, (size_t)w->nq * per);
+        free(w->lsbuf);
         w->lsbuf = ls;
         for (int i = cap - 1; i >= w->nq; i--) {
             w->q[i].next_free = w->qfree;
@@ -158,8 +163,7 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     ls->connect_us = -1;
     hk_dash_begin(rt->dash, now);
     hk_line_begin(li->l, ls->mirror, now);
-    rt->ms.q++;
-    rt->tt->q++;
+    rt->ms.q++; /* folded into the run's totals at period close, as the latencies are */
     hk_tl_attempt(&w->tl, rt->series, now);
     if (w->s->nfaults)
         note_readmit(w, q->master, h, now);
@@ -177,14 +181,14 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
         return;
     }
     ls->connect_us = c;
-    ls->t_conn = now + c;
     ls->r2 = rtt(mr);
+    int64_t in = now + c + ls->r2 / 2;
     /* No queue, nothing depends on arrival order at the mirror; no delay, it arrives now, in
      * order: either way no event is needed. */
-    if (mr->workers.threads == 0 || ls->t_conn + ls->r2 / 2 == now)
-        sim_q_mirror_in(w, ls->t_conn + ls->r2 / 2, qi, k);
+    if (mr->workers.threads == 0 || in == now)
+        sim_q_mirror_in(w, in, qi, k);
     else
-        sim_heap_push(&w->h, ls->t_conn + ls->r2 / 2, EV_MIRROR_IN, qi, k);
+        sim_heap_push(&w->h, in, EV_MIRROR_IN, qi, k);
 }
 
 /* Service behind the mirror's workers; returns when the reply leaves the mirror. */
@@ -206,7 +210,7 @@ void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
     double x = 0;
     hk_fault_kind f = w->s->nfaults ? hk_scn_fault_at(w->s, h, sim_rel(w, now), &x)
                                     : HK_FAULT_NONE;
-    int64_t deadline = ls->t_conn + t->query_timeout_us;
+    int64_t deadline = ls->t_start + ls->connect_us + t->query_timeout_us;
     if (f == HK_FAULT_STUCK) { /* hello came, the query never gets a reply */
         done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
         return;
@@ -267,13 +271,10 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
     }
     hk_dash_record(rt->dash, now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
     hk_tl_outcome(&w->tl, rt->series, now, ok, now - ls->t_start);
-    if (ok) {
-        hk_hist_add(&rt->ms.per, (double)(now - ls->t_start)); /* merged into tt at period close */
-        rt->tt->ok++;
-    } else {
+    if (ok) /* the period's counts and latencies: folded into tt at period close */
+        hk_hist_add(&rt->ms.per, (double)(now - ls->t_start));
+    else
         rt->ms.err++;
-        rt->tt->err++;
-    }
     if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < li->budget) {
         sim_heap_push(&w->h, now + w->s->cl->set.retry_delay_us, EV_ATTEMPT, qi, k);
         return;
