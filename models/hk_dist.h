@@ -57,9 +57,9 @@ double hk_dist_mean(const hk_dist *d);
 #define HK_DIST_AHEAD 16
 
 typedef struct hk_dist_ahead {
+    int i, n;                    /* next sample, samples held (first: what a draw reads) */
     const hk_dist *d;
     gsl_rng *r;
-    int i, n;                    /* next sample, samples held */
     double v[HK_DIST_AHEAD];
 } hk_dist_ahead;
 

@@ -39,9 +39,11 @@ static int service_only(const sim_world *w, int h, const hk_behave *b)
 static int init_mirrors(sim_world *w)
 {
     const hk_cluster *cl = w->s->cl;
-    w->mir = calloc((size_t)cl->nhosts + 1, sizeof *w->mir);
+    size_t bytes = ((size_t)cl->nhosts + 1) * sizeof *w->mir; /* a multiple of the alignment */
+    w->mir = aligned_alloc(SIM_MIRROR_ALIGN, bytes);
     if (!w->mir)
         return -1;
+    memset(w->mir, 0, bytes);
     for (int h = 0; h < cl->nhosts; h++) {
         sim_mirror *m = &w->mir[h];
         m->b = &w->s->behave[w->s->host_behave[h]];
@@ -151,6 +153,7 @@ static void init_routes(sim_world *w)
                 li->rt[j].mr = &w->mir[h];
                 li->rt[j].host = h;
                 li->rt[j].series = li->series + j;
+                li->rt[j].ext = li->l->ext != NULL;
             }
         }
 }

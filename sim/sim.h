@@ -42,18 +42,22 @@ typedef struct sim_mstat {
     int pn;
 } sim_mstat;
 
-typedef struct sim_mirror {      /* what an attempt touches first, then the samples ahead */
-    const hk_behave *b;
-    gsl_rng *rng;                /* its own stream: common random numbers across runs */
-    hk_fcfs workers;
+typedef struct sim_mirror {      /* in cache lines (the array is aligned): what an attempt
+                                    reads first and the workers, then the counters it adds to
+                                    and the draw's head, then the samples ahead */
     int svc_ahead;               /* its stream feeds only the service times: drawn ahead (so
                                     the network time is constant, rtt_us, and there are no
                                     refusals, errors or warnings to draw for) */
     int64_t rtt_us;              /* that constant network time */
+    hk_fcfs workers;
     uint64_t served;
     double busy_us, busy_tail_us;   /* service time offered: all, in the last quarter */
+    const hk_behave *b;
+    gsl_rng *rng;                /* its own stream: common random numbers across runs */
     hk_dist_ahead svc;
 } sim_mirror;
+#define SIM_MIRROR_ALIGN 64
+_Static_assert(sizeof(sim_mirror) % SIM_MIRROR_ALIGN == 0, "mirrors lie in whole cache lines");
 
 /* Totals per table x line x mirror (all masters), for the summary. */
 typedef struct sim_total {
@@ -67,6 +71,7 @@ typedef struct sim_route {
     hk_dash *dash;               /* the master's dashboard of the mirror's host */
     sim_mirror *mr;              /* the host */
     int host, series;            /* host index, timeline series */
+    int ext;                     /* the line's strategy is an extension (it hears every end) */
     sim_mstat ms;                /* this period's counters (beside the rest: one less miss) */
 } sim_route;
 

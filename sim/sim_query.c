@@ -261,10 +261,11 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
     sim_lstate *ls = &SIM_LS(w, qi)[k];
     sim_route *rt = ls->rt;
     int ok = ls->ev == HK_EV_SUCCESS || ls->ev == HK_EV_WARNING;
-    sim_linst *li = &w->q[qi].li[k];
-    if (li->l->ext)
-        hk_line_feedback(li->l, ls->mirror, ls->svc_us, ls->wait_us);
-    hk_line_end(li->l, ls->mirror, now, ok, now - ls->t_start);
+    if (rt->ext) { /* only an extension's line hears of an end (the line itself is cold) */
+        hk_line *l = w->q[qi].li[k].l;
+        hk_line_feedback(l, ls->mirror, ls->svc_us, ls->wait_us);
+        hk_line_end(l, ls->mirror, now, ok, now - ls->t_start);
+    }
     if (ls->blackhole) {
         q_drop(w, qi, 0);
         return;
@@ -275,7 +276,7 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
         hk_hist_add(&rt->ms.per, (double)(now - ls->t_start));
     else
         rt->ms.err++;
-    if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < li->budget) {
+    if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < w->q[qi].li[k].budget) {
         sim_heap_push(&w->h, now + w->s->cl->set.retry_delay_us, EV_ATTEMPT, qi, k);
         return;
     }
