@@ -271,13 +271,10 @@ void sim_free(sim_world *w)
 
 /* ---- the loop ---------------------------------------------------------- */
 
-static void dispatch(sim_world *w, const sim_ev *e)
+/* The timers: a few per simulated second, apart from the queries' events. */
+static void dispatch_timer(sim_world *w, const sim_ev *e)
 {
     switch (sim_ev_type(e)) {
-    case EV_ARRIVAL: sim_q_arrival(w, e->t, e->a, e->b); break;
-    case EV_ATTEMPT: sim_q_attempt(w, e->a, e->b, e->t, w->var->rechoose_on_retry); break;
-    case EV_MIRROR_IN: sim_q_mirror_in(w, e->t, e->a, e->b); break;
-    case EV_DONE: sim_q_done(w, e->t, e->a, e->b); break;
     case EV_PING: sim_p_ping(w, e->t, e->a, e->b); break;
     case EV_PING_DONE: sim_p_ping_done(w, e->t, e->a, e->b); break;
     case EV_SAMPLE:
@@ -300,6 +297,18 @@ static void dispatch(sim_world *w, const sim_ev *e)
         if (e->t % w->karma_us)
             sim_p_close(w, e->t);
         break;
+    }
+}
+
+/* Small, so the loop holds it: a query's events, the rest to dispatch_timer. */
+static void dispatch(sim_world *w, const sim_ev *e)
+{
+    switch (sim_ev_type(e)) {
+    case EV_ARRIVAL: sim_q_arrival(w, e->t, e->a, e->b); break;
+    case EV_ATTEMPT: sim_q_attempt(w, e->a, e->b, e->t, w->var->rechoose_on_retry); break;
+    case EV_MIRROR_IN: sim_q_mirror_in(w, e->t, e->a, e->b); break;
+    case EV_DONE: sim_q_done(w, e->t, e->a, e->b); break;
+    default: dispatch_timer(w, e); break;
     }
 }
 
