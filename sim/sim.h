@@ -114,6 +114,16 @@ typedef struct sim_query {
     int failed;
 } sim_query;
 
+/* An answer's latency on its way to its route's period histogram. They are added in batches:
+ * on a large cluster each add misses the cache (thousands of histograms), and a batch's adds,
+ * independent of each other, wait for their misses together instead of one by one. In order,
+ * so a histogram sums its samples in the order they came. */
+typedef struct sim_lat {
+    hk_hist *h;
+    double us;
+} sim_lat;
+#define SIM_LAT_BATCH 256
+
 typedef struct sim_world {
     const hk_scn *s;
     const hk_variant *var;
@@ -144,6 +154,8 @@ typedef struct sim_world {
     sim_total **tot;             /* [line index][mirror] */
     double *probs;               /* scratch */
     hk_tl tl;                    /* the fine timeline every analysis reads */
+    sim_lat lat[SIM_LAT_BATCH];  /* answers' latencies not yet in their period histograms */
+    int nlat;
     int64_t *first_after;        /* [fault][master]: first attempt after its end, µs since t0 */
     hk_buf status;               /* SHOW AGENT STATUS of master 0 at the run's end */
     int status_failed;
@@ -171,6 +183,13 @@ void sim_p_ping_done(sim_world *w, int64_t now, int mi, int h);
 void sim_p_sample(sim_world *w, int64_t now);
 void sim_p_close(sim_world *w, int64_t now);
 void sim_p_fold(sim_world *w);
+void sim_p_lat_flush(sim_world *w);
+static inline void sim_p_lat(sim_world *w, hk_hist *h, double us)
+{
+    w->lat[w->nlat] = (sim_lat){h, us};
+    if (++w->nlat == SIM_LAT_BATCH)
+        sim_p_lat_flush(w);
+}
 void sim_p_status(sim_world *w, int64_t now);
 void sim_p_start(sim_world *w);
 

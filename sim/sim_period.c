@@ -95,10 +95,18 @@ void sim_p_sample(sim_world *w, int64_t now)
         }
 }
 
+void sim_p_lat_flush(sim_world *w)
+{
+    for (int i = 0; i < w->nlat; i++)
+        hk_hist_add(w->lat[i].h, w->lat[i].us);
+    w->nlat = 0;
+}
+
 /* Fold the period's counts and histograms into the run totals (an attempt writes only its
  * route's period counters: one cache line less per attempt on a large cluster). */
 void sim_p_fold(sim_world *w)
 {
+    sim_p_lat_flush(w);
     for (int mi = 0; mi < w->nm; mi++)
         for (int i = 0; i < w->nli; i++) {
             sim_linst *li = &w->m[mi].li[i];
@@ -129,6 +137,7 @@ void sim_p_close(sim_world *w, int64_t now)
     if (w->period >= w->nperiods)
         return;
     double t_s = period_start_s(w);
+    sim_p_lat_flush(w); /* the period's rows read its histograms */
     for (int mi = 0; mi < w->nm; mi++)
         for (int i = 0; i < w->nli; i++) {
             sim_linst *li = &w->m[mi].li[i];

@@ -273,7 +273,7 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
     hk_dash_record(rt->dash, now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
     hk_tl_outcome(&w->tl, rt->series, now, ok, now - ls->t_start);
     if (ok) /* the period's counts and latencies: folded into tt at period close */
-        hk_hist_add(&rt->ms.per, (double)(now - ls->t_start));
+        sim_p_lat(w, &rt->ms.per, (double)(now - ls->t_start));
     else
         rt->ms.err++;
     if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < w->q[qi].li[k].budget) {
