@@ -34,15 +34,15 @@ int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64
     t->ser = malloc((size_t)(nser > 0 ? nser : 1) * sizeof *t->ser);
     t->c = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->c);
     t->sm = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->sm);
-    t->b = calloc((size_t)cap, sizeof *t->b);
+    t->b = malloc((size_t)cap * sizeof *t->b);
     if (!t->ser || !t->c || !t->sm || !t->b) {
         hk_tl_free(t);
         return -1;
     }
     if (nser > 0)
         memcpy(t->ser, ser, (size_t)nser * sizeof *ser);
-    clear_cells(t->c, t->sm, (size_t)(nser > 0 ? nser : 1) * (size_t)cap);
-    return 0;
+    return 0; /* bins are cleared as the run reaches them: a short run of a large cluster
+                 touches a few of the cap bins, not the whole budget */
 }
 
 void hk_tl_free(hk_tl *t)
@@ -70,14 +70,11 @@ static void halve(hk_tl *t)
             *hk_tl_smp_at(t, s, k) = (hk_tl_smp){isnan(y.prob) ? x.prob : y.prob,
                                                  isnan(y.wshare) ? x.wshare : y.wshare};
         }
-    clear_cells(hk_tl_cell_at(t, 0, half), hk_tl_smp_at(t, 0, half),
-                (size_t)(t->cap - half) * (size_t)t->nser);
     for (int k = 0; k < half; k++) {
         hk_tl_bin a = t->b[2 * k], b = 2 * k + 1 < t->nbins ? t->b[2 * k + 1] : (hk_tl_bin){0};
         t->b[k] = (hk_tl_bin){a.ok + b.ok, a.partial + b.partial, a.failed + b.failed};
     }
-    memset(t->b + half, 0, (size_t)(t->cap - half) * sizeof *t->b);
-    t->nbins = half;
+    t->nbins = half; /* the bins beyond are cleared when reached again */
     t->width_us *= 2;
     t->hi_us = t->lo_us; /* the cached bin is gone */
 }
@@ -91,8 +88,13 @@ int hk_tl_bin_slow(hk_tl *t, int64_t t_us)
         halve(t);
         k = (t_us - t->t0_us) / t->width_us;
     }
-    if (k >= t->nbins)
+    if (k >= t->nbins) { /* bins [nbins, k] come into use: empty, not sampled */
+        size_t from = (size_t)t->nbins, n = (size_t)k + 1 - from;
+        clear_cells(hk_tl_cell_at(t, 0, (int)from), hk_tl_smp_at(t, 0, (int)from),
+                    n * (size_t)t->nser);
+        memset(t->b + from, 0, n * sizeof *t->b);
         t->nbins = (int)k + 1;
+    }
     t->lo_us = t->t0_us + k * t->width_us;
     t->hi_us = t->lo_us + t->width_us;
     t->last = (int)k;

@@ -36,7 +36,8 @@ typedef struct hk_tl {
     int nser;                    /* master-major, then line, then mirror: a line's mirrors are
                                     contiguous, and every master has the same block of series */
     hk_tl_series *ser;           /* owned */
-    int nbins, cap;              /* bins in use, bins kept per series */
+    int nbins, cap;              /* bins in use (those beyond hold garbage until reached),
+                                    bins kept per series */
     int64_t t0_us, width_us;     /* bin k covers [t0 + k*width, t0 + (k+1)*width) */
     hk_tl_cell *c;               /* [cap][series]: bin-major, so the cells a moment writes lie
                                     together however many series there are */

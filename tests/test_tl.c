@@ -68,11 +68,40 @@ static void halving_keeps_counts_and_later_samples(void **st)
     hk_tl_free(&t);
 }
 
+/* Bins are cleared as a run reaches them, not at set-up: the bins a jump skips over are empty
+ * and unsampled, even in memory a previous timeline left full (malloc hands it back). */
+static void skipped_bins_are_empty(void **st)
+{
+    (void)st;
+    hk_tl t;
+    init2(&t, 16);
+    for (int s = 0; s < 16; s++) {
+        hk_tl_attempt(&t, 0, S(s));
+        hk_tl_sample(&t, 0, S(s), 0.5, 0.5);
+        hk_tl_query(&t, S(s), 0);
+    }
+    hk_tl_free(&t);
+    init2(&t, 16);
+    assert_int_equal(t.nbins, 0);
+    hk_tl_attempt(&t, 0, S(0));
+    hk_tl_attempt(&t, 1, S(9));
+    assert_int_equal(t.nbins, 10);
+    for (int k = 1; k < 9; k++)
+        for (int s = 0; s < 2; s++) {
+            assert_int_equal(hk_tl_cell_at(&t, s, k)->q, 0);
+            assert_true(isnan(hk_tl_smp_at(&t, s, k)->prob));
+            assert_int_equal(t.b[k].ok, 0);
+        }
+    assert_int_equal(hk_tl_cell_at(&t, 1, 9)->q, 1);
+    hk_tl_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(latency_sum_is_exact),
         cmocka_unit_test(halving_keeps_counts_and_later_samples),
+        cmocka_unit_test(skipped_bins_are_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
