@@ -183,6 +183,29 @@ static void period_rows_hold_every_answer(void **st)
     hk_scn_free(s);
 }
 
+/* noerrors at start-up (README): until the others' first pings, the mirror that answered first
+ * is the only one with a success in the window and takes every query; a ping later all share. */
+static void noerrors_first_answer_takes_all_until_pings(void **st)
+{
+    (void)st;
+    hk_scn *s = scn("searchd { ha_period_karma = 60s  ha_ping_interval = 1000 }\n"
+                    "table d { type = distributed\n agent = a:9312|b:9312|c:9312:s\n"
+                    " ha_strategy = noerrors\n}\n"
+                    "mirror default { service = constant(4ms) }\n"
+                    "workload { arrivals = poisson(200/s) duration = 3s }\n");
+    sim_world *w = run(s, HK_VAR_MANTICORE, -1, 3);
+    assert_int_equal(w->tl.width_us, 1000000);
+    int first = w->m[0].li[0].series, winners = 0;
+    for (int j = 0; j < 3; j++) {
+        double s0 = hk_tl_share(&w->tl, first, first + j, 0, 1);
+        winners += s0 > 0.97; /* the queries before the first answer went anywhere */
+        assert_true(hk_tl_share(&w->tl, first, first + j, 1, 3) > 0.25);
+    }
+    assert_int_equal(winners, 1);
+    sim_free(w);
+    hk_scn_free(s);
+}
+
 static const char *DOWN =
     "searchd { ha_period_karma = 60s  ha_ping_interval = 1000 }\n"
     "table d { type = distributed\n agent = a:9312|b:9312:s\n}\n"
@@ -417,6 +440,7 @@ int main(void)
         cmocka_unit_test(pure_delay_shares_equal_weights),
         cmocka_unit_test(mmc_mean_wait),
         cmocka_unit_test(period_rows_hold_every_answer),
+        cmocka_unit_test(noerrors_first_answer_takes_all_until_pings),
         cmocka_unit_test(fault_timeline),
         cmocka_unit_test(stall_counts_query_timeouts),
         cmocka_unit_test(closed_loop),
