@@ -76,7 +76,10 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     li->persistent = (char)(lc->a.persistent != 0);
     li->l = hk_line_new(lc->a.n, d, sim_strategy_of(w, t, k), w->var);
     free(d);
-    li->rt = calloc((size_t)lc->a.n, sizeof *li->rt);
+    size_t bytes = (size_t)lc->a.n * sizeof *li->rt; /* a multiple of the alignment */
+    li->rt = aligned_alloc(_Alignof(sim_route), bytes);
+    if (li->rt)
+        memset(li->rt, 0, bytes);
     return li->l && li->rt ? 0 : -1;
 }
 

@@ -13,6 +13,7 @@
 #define SIM_H
 
 #include <gsl/gsl_rng.h>
+#include <stddef.h>
 #include <stdio.h>
 #include "hk_buf.h"
 #include "hk_fcfs.h"
@@ -37,9 +38,10 @@ typedef struct sim_opts {
 /* Per master x line x mirror, this karma period. */
 typedef struct sim_mstat {
     uint64_t q, err;             /* attempts routed, failed */
-    hk_hist per;                 /* latency of the successful attempts */
     double psum;                 /* sum of sampled probabilities */
     int pn;
+    hk_hist per;                 /* latency of the successful attempts (the route's second
+                                    cache line: added to in batches) */
 } sim_mstat;
 
 typedef struct sim_mirror {      /* in cache lines (the array is aligned): what an attempt
@@ -67,13 +69,15 @@ typedef struct sim_total {
 
 /* What an attempt on one mirror of one master's agent line touches, found once at set-up: the
  * hot path follows one pointer instead of recomputing five indexes per event. */
-typedef struct sim_route {
-    hk_dash *dash;               /* the master's dashboard of the mirror's host */
+typedef struct sim_route {       /* two cache lines (aligned): what an attempt and its answer
+                                    touch, then the period's histogram */
+    _Alignas(64) hk_dash *dash;  /* the master's dashboard of the mirror's host */
     sim_mirror *mr;              /* the host */
     int host, series;            /* host index, timeline series */
     int ext;                     /* the line's strategy is an extension (it hears every end) */
     sim_mstat ms;                /* this period's counters (beside the rest: one less miss) */
 } sim_route;
+_Static_assert(offsetof(sim_route, ms.per) == 64, "the histogram starts the second line");
 
 typedef struct sim_linst {
     hk_line *l;
