@@ -162,7 +162,8 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     ls->t_start = now;
     ls->connect_us = -1;
     hk_dash_begin(rt->dash, now);
-    hk_line_begin(li->l, ls->mirror, now);
+    if (rt->ext) /* as at its end: only an extension's line counts what is in flight */
+        hk_line_begin(li->l, ls->mirror, now);
     rt->ms.q++; /* folded into the run's totals at period close, as the latencies are */
     hk_tl_attempt(&w->tl, rt->series, now);
     if (w->s->nfaults)
