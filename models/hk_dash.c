@@ -74,6 +74,8 @@ void hk_dash_record(hk_dash *d, int64_t now_us, hk_ev ev, int64_t start_us, int 
 
 void hk_dash_subscribe(hk_dash *d, hk_dash_sub *s)
 {
+    s->d = d;
+    d->success_subs += s->wants_success != 0;
     s->next = d->subs;
     if (d->subs)
         d->subs->pprev = &s->next;
@@ -85,6 +87,8 @@ void hk_dash_unsubscribe(hk_dash_sub *s)
 {
     if (!s->pprev)
         return;
+    s->d->success_subs -= s->wants_success != 0;
+    s->d = NULL;
     *s->pprev = s->next;
     if (s->next)
         s->next->pprev = s->pprev;
@@ -92,8 +96,20 @@ void hk_dash_unsubscribe(hk_dash_sub *s)
     s->pprev = NULL;
 }
 
+void hk_dash_sub_wants(hk_dash_sub *s, int success)
+{
+    success = success != 0;
+    if (success == s->wants_success)
+        return;
+    if (s->d)
+        s->d->success_subs += success ? 1 : -1;
+    s->wants_success = success;
+}
+
 void hk_dash_changed_what(hk_dash *d, unsigned what)
 {
+    if (what == HK_DASH_CH_SUCCESS && d->success_subs == 0)
+        return;
     for (hk_dash_sub *s = d->subs; s; s = s->next)
         s->fn(s, what);
 }

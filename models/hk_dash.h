@@ -37,10 +37,15 @@ enum {
     HK_DASH_CH_ALL = 7
 };
 
-/* Someone (a strategy's cache) told of every change to a dashboard. */
+/* Someone (a strategy's cache) told of every change to a dashboard — but of a lone success
+ * (HK_DASH_CH_SUCCESS alone, the most common change) only while some subscriber of that
+ * dashboard may act on one: a strategy whose mirror is in the best class ignores it, and at a
+ * thousand agent lines the call itself is a cache miss per answer. */
 typedef struct hk_dash_sub {
     struct hk_dash_sub *next, **pprev;
     void (*fn)(struct hk_dash_sub *self, unsigned what);
+    struct hk_dash *d;           /* the dashboard it is on (set by hk_dash_subscribe) */
+    int wants_success;           /* it may act on a lone success (set with hk_dash_sub_wants) */
 } hk_dash_sub;
 
 typedef struct hk_dash {        /* 64-byte lines: what every attempt touches first, then the
@@ -49,6 +54,7 @@ typedef struct hk_dash {        /* 64-byte lines: what every attempt touches fir
     int64_t cur_lo_us, cur_hi_us;
     int cur;                     /* the slot being written, for times in [cur_lo, cur_hi) (an
                                     index, not a pointer: a dashboard may be copied) */
+    int success_subs;            /* subscribers that want a lone success */
     int64_t errors_a_row;
     int64_t last_query_us, last_answer_us;
     hk_dash_sub *subs;           /* intrusive list; the subscribers own the nodes */
@@ -83,6 +89,8 @@ void hk_dash_block(const hk_dash *d, int64_t period, hk_block *out);
 uint64_t hk_block_events(const hk_block *b);
 void hk_dash_subscribe(hk_dash *d, hk_dash_sub *s);
 void hk_dash_unsubscribe(hk_dash_sub *s);
+/* Whether s may act on a lone success (set before subscribing, or any time after). */
+void hk_dash_sub_wants(hk_dash_sub *s, int success);
 /* Tell subscribers the dashboard changed (hk_dash_record does it; call it after
  * setting fields by hand). */
 void hk_dash_changed(hk_dash *d);

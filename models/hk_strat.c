@@ -96,11 +96,26 @@ static int window_moved(hk_line *l, int64_t now)
     return moved;
 }
 
+static int class_may_move(const hk_line_sub *s, unsigned what)
+{
+    if (s->strat == HK_STRAT_NODEADS)
+        return (what & HK_DASH_CH_ROW) != 0;
+    return (what & HK_DASH_CH_COUNTS) || !s->best;
+}
+
+/* The mirror's class is (not) the best; the dashboard learns whether a lone success may move it
+ * (class_may_move for HK_DASH_CH_SUCCESS alone). */
+static void set_best(hk_line_sub *s, int best)
+{
+    s->best = (char)best;
+    hk_dash_sub_wants(&s->base, class_may_move(s, HK_DASH_CH_SUCCESS));
+}
+
 static int set_leaf(hk_line *l, int i, int64_t now)
 {
     uint64_t key = l->strat == HK_STRAT_NODEADS ? key_nodeads(l->dash[i])
                                                  : key_noerrors(l->dash[i], now);
-    sub_of(l, i)->best = key == 0;
+    set_best(sub_of(l, i), key == 0);
     return hk_stree_leaf(&l->tree, i, key, l->w[i]);
 }
 
@@ -129,13 +144,6 @@ static void refresh(hk_line *l, int64_t now)
 
 /* Whether a change can move mirror i's class: nodeads reads only the errors in a row; for
  * noerrors one more success cannot move a mirror out of the best ratios (both at most 3%). */
-static int class_may_move(const hk_line_sub *s, unsigned what)
-{
-    if (s->strat == HK_STRAT_NODEADS)
-        return (what & HK_DASH_CH_ROW) != 0;
-    return (what & HK_DASH_CH_COUNTS) || !s->best;
-}
-
 static void on_dash_change(hk_dash_sub *s, unsigned what)
 {
     hk_line_sub *ls = (hk_line_sub *)s;
@@ -318,6 +326,7 @@ hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
             s->l = l;
             s->i = i;
             s->strat = strat;
+            hk_dash_sub_wants(&s->base, class_may_move(s, HK_DASH_CH_SUCCESS));
             hk_dash_subscribe(dash[i], &s->base);
         }
     return l;

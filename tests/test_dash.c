@@ -1,4 +1,5 @@
-/* Karma blocks: window arithmetic (§8.7), ring reuse, errors in a row, pings. */
+/* Karma blocks: window arithmetic (§8.7), ring reuse, errors in a row, pings, who is told of
+ * a change. */
 #include <math.h>
 #include <string.h>
 #include "hk_dash.h"
@@ -119,12 +120,60 @@ static void negative_time_blocks(void **st)
     assert_int_equal(hk_dash_block_of(&d, S(60)), 1);
 }
 
+typedef struct told {
+    hk_dash_sub base;
+    int calls;
+    unsigned last;
+} told;
+
+static void on_change(hk_dash_sub *s, unsigned what)
+{
+    told *t = (told *)s;
+    t->calls++;
+    t->last = what;
+}
+
+/* A lone success reaches the subscribers only while one of them wants it; anything else reaches
+ * all; the count follows wants that change while subscribed, and unsubscribing. */
+static void lone_success_told_only_when_wanted(void **st)
+{
+    (void)st;
+    hk_dash d;
+    hk_dash_init(&d, 60);
+    told a = {.base.fn = on_change}, b = {.base.fn = on_change};
+    hk_dash_subscribe(&d, &a.base);
+    hk_dash_subscribe(&d, &b.base);
+    hk_dash_record(&d, S(1), HK_EV_SUCCESS, S(1) - 10, 0, -1);
+    assert_int_equal(a.calls + b.calls, 0);
+    hk_dash_record(&d, S(2), HK_EV_QUERY_TIMEOUT, S(1), 0, -1); /* counts and the row */
+    assert_int_equal(a.calls, 1);
+    assert_int_equal(b.last, HK_DASH_CH_ROW | HK_DASH_CH_COUNTS);
+    hk_dash_record(&d, S(3), HK_EV_SUCCESS, S(3) - 10, 0, -1); /* the row resets: told */
+    assert_int_equal(a.calls, 2);
+    hk_dash_sub_wants(&b.base, 1);
+    hk_dash_record(&d, S(4), HK_EV_SUCCESS, S(4) - 10, 0, -1);
+    assert_int_equal(a.calls, 3); /* b wants it: every subscriber is told */
+    assert_int_equal(b.last, HK_DASH_CH_SUCCESS);
+    hk_dash_unsubscribe(&b.base);
+    assert_int_equal(d.success_subs, 0);
+    hk_dash_record(&d, S(5), HK_EV_SUCCESS, S(5) - 10, 0, -1);
+    assert_int_equal(a.calls, 3);
+    hk_dash_sub_wants(&a.base, 1);
+    hk_dash_sub_wants(&a.base, 1); /* twice: counted once */
+    assert_int_equal(d.success_subs, 1);
+    hk_dash_changed(&d);
+    assert_int_equal(a.calls, 4);
+    hk_dash_unsubscribe(&a.base);
+    assert_int_equal(d.success_subs, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(window_half_rule), cmocka_unit_test(ring_reuse_and_cap),
         cmocka_unit_test(errors_in_a_row), cmocka_unit_test(pings_add_no_time_connects_tracked),
         cmocka_unit_test(negative_time_blocks), cmocka_unit_test(zero_connect_counted),
+        cmocka_unit_test(lone_success_told_only_when_wanted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
