@@ -96,6 +96,8 @@ static int window_moved(hk_line *l, int64_t now)
     return moved;
 }
 
+/* Whether a change can move mirror i's class: nodeads reads only the errors in a row; for
+ * noerrors one more success cannot move a mirror out of the best ratios (both at most 3%). */
 static int class_may_move(const hk_line_sub *s, unsigned what)
 {
     if (s->strat == HK_STRAT_NODEADS)
@@ -142,8 +144,6 @@ static void refresh(hk_line *l, int64_t now)
     l->ndirty = 0;
 }
 
-/* Whether a change can move mirror i's class: nodeads reads only the errors in a row; for
- * noerrors one more success cannot move a mirror out of the best ratios (both at most 3%). */
 static void on_dash_change(hk_dash_sub *s, unsigned what)
 {
     hk_line_sub *ls = (hk_line_sub *)s;
@@ -326,7 +326,7 @@ hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
             s->l = l;
             s->i = i;
             s->strat = strat;
-            hk_dash_sub_wants(&s->base, class_may_move(s, HK_DASH_CH_SUCCESS));
+            set_best(s, 0); /* no class yet: it hears of successes until it is the best */
             hk_dash_subscribe(dash[i], &s->base);
         }
     return l;
