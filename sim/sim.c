@@ -1,6 +1,7 @@
 /* sim: world set-up, the event loop and tear-down (see sim.h). */
 #include "sim.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,16 @@ static gsl_rng *rng_new(uint64_t seed, uint64_t stream)
 
 /* ---- set-up ---------------------------------------------------------- */
 
+void *sim_alloc_lines(size_t n, size_t size)
+{
+    if (size % SIM_CACHE_LINE || (n && size > SIZE_MAX / n))
+        return NULL;
+    void *p = aligned_alloc(SIM_CACHE_LINE, n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
 /* Whether host h's stream feeds its service times only: no random network time, refusals,
  * errors or warnings (then they may be drawn ahead: the same values in the same order). */
 static int service_only(const sim_world *w, int h, const hk_behave *b)
@@ -39,11 +50,9 @@ static int service_only(const sim_world *w, int h, const hk_behave *b)
 static int init_mirrors(sim_world *w)
 {
     const hk_cluster *cl = w->s->cl;
-    size_t bytes = ((size_t)cl->nhosts + 1) * sizeof *w->mir; /* a multiple of the alignment */
-    w->mir = aligned_alloc(SIM_MIRROR_ALIGN, bytes);
+    w->mir = sim_alloc_lines((size_t)cl->nhosts + 1, sizeof *w->mir);
     if (!w->mir)
         return -1;
-    memset(w->mir, 0, bytes);
     for (int h = 0; h < cl->nhosts; h++) {
         sim_mirror *m = &w->mir[h];
         m->b = &w->s->behave[w->s->host_behave[h]];
@@ -76,10 +85,7 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     li->persistent = (char)(lc->a.persistent != 0);
     li->l = hk_line_new(lc->a.n, d, sim_strategy_of(w, t, k), w->var);
     free(d);
-    size_t bytes = (size_t)lc->a.n * sizeof *li->rt; /* a multiple of the alignment */
-    li->rt = aligned_alloc(_Alignof(sim_route), bytes);
-    if (li->rt)
-        memset(li->rt, 0, bytes);
+    li->rt = sim_alloc_lines((size_t)lc->a.n, sizeof *li->rt);
     return li->l && li->rt ? 0 : -1;
 }
 
@@ -101,10 +107,7 @@ static int init_masters(sim_world *w)
     int s = 0, rc = 0;
     for (int mi = 0; rc == 0 && mi < w->nm; mi++) {
         sim_master *m = &w->m[mi];
-        size_t dbytes = ((size_t)cl->nhosts + 1) * sizeof *m->dash; /* a multiple of 64 */
-        m->dash = aligned_alloc(HK_DASH_ALIGN, dbytes); /* each block on its cache lines */
-        if (m->dash)
-            memset(m->dash, 0, dbytes);
+        m->dash = sim_alloc_lines((size_t)cl->nhosts + 1, sizeof *m->dash);
         m->li = calloc((size_t)w->nli + 1, sizeof *m->li);
         m->ping_t0 = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_t0);
         m->ping_out = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_out);

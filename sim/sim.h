@@ -35,6 +35,11 @@ typedef struct sim_opts {
     void *pctx;
 } sim_opts;
 
+/* The hot structures are laid out in cache lines of this size and allocated on one
+ * (sim_alloc_lines), so what an event touches misses as few lines as it can. */
+#define SIM_CACHE_LINE 64
+_Static_assert(sizeof(hk_dash) % SIM_CACHE_LINE == 0, "dashboards lie in whole cache lines");
+
 /* Per master x line x mirror, this karma period. */
 typedef struct sim_mstat {
     uint64_t q, err;             /* attempts routed, failed */
@@ -58,8 +63,7 @@ typedef struct sim_mirror {      /* in cache lines (the array is aligned): what 
     gsl_rng *rng;                /* its own stream: common random numbers across runs */
     hk_dist_ahead svc;
 } sim_mirror;
-#define SIM_MIRROR_ALIGN 64
-_Static_assert(sizeof(sim_mirror) % SIM_MIRROR_ALIGN == 0, "mirrors lie in whole cache lines");
+_Static_assert(sizeof(sim_mirror) % SIM_CACHE_LINE == 0, "mirrors lie in whole cache lines");
 
 /* Totals per table x line x mirror (all masters), for the summary. */
 typedef struct sim_total {
@@ -71,13 +75,13 @@ typedef struct sim_total {
  * hot path follows one pointer instead of recomputing five indexes per event. */
 typedef struct sim_route {       /* two cache lines (aligned): what an attempt and its answer
                                     touch, then the period's histogram */
-    _Alignas(64) hk_dash *dash;  /* the master's dashboard of the mirror's host */
+    _Alignas(SIM_CACHE_LINE) hk_dash *dash;  /* the master's dashboard of the mirror's host */
     sim_mirror *mr;              /* the host */
     int host, series;            /* host index, timeline series */
     int ext;                     /* the line's strategy is an extension (it hears every end) */
     sim_mstat ms;                /* this period's counters (beside the rest: one less miss) */
 } sim_route;
-_Static_assert(offsetof(sim_route, ms.per) == 64, "the histogram starts the second line");
+_Static_assert(offsetof(sim_route, ms.per) == SIM_CACHE_LINE, "the histogram starts the second line");
 
 typedef struct sim_linst {
     hk_line *l;
@@ -105,7 +109,7 @@ typedef struct sim_lstate {      /* one agent line of one query: one cache line 
     float svc_us, wait_us;       /* what the mirror would report (c3): service time, and the
                                     wait in its queue; < 0 none */
 } sim_lstate;
-_Static_assert(sizeof(sim_lstate) == 64, "a line's state is one cache line");
+_Static_assert(sizeof(sim_lstate) == SIM_CACHE_LINE, "a line's state is one cache line");
 
 typedef struct sim_query {
     const hk_table *t;
@@ -172,6 +176,8 @@ int sim_run(sim_world *w);
 void sim_free(sim_world *w);
 
 int sim_strategy_of(const sim_world *w, int table, int line);
+/* n objects of size bytes (a multiple of SIM_CACHE_LINE), zeroed, on a cache line; free() it. */
+void *sim_alloc_lines(size_t n, size_t size);
 /* µs since the run's start. */
 static inline int64_t sim_rel(const sim_world *w, int64_t t) { return t - w->t0; }
 

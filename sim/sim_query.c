@@ -18,7 +18,7 @@ static int q_alloc(sim_world *w)
             return -1;
         w->q = q;
         size_t per = (size_t)w->maxlines * sizeof(sim_lstate);
-        sim_lstate *ls = aligned_alloc(64, (size_t)cap * per); /* a multiple of 64 */
+        sim_lstate *ls = sim_alloc_lines((size_t)cap, per);
         if (!ls)
             return -1;
         if (w->nq)
