@@ -190,14 +190,13 @@ static int bench_lines(int quick)
 
 static void bench_picks(int n, int quick)
 {
-    hk_dash *d = calloc((size_t)n, sizeof *d);
+    hk_dash *d = hk_dash_array_new(n, 60);
     hk_dash **p = calloc((size_t)n, sizeof *p);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
     if (!d || !p || !r)
         exit(1);
     int64_t t = 1000000LL * 100000;
     for (int i = 0; i < n; i++) {
-        hk_dash_init(&d[i], 60);
         p[i] = &d[i];
         for (int k = 0; k < 20; k++)
             hk_dash_record(&d[i], t - 1000000, HK_EV_SUCCESS, t - 1000000 - 1000 * (i % 7 + 1),
@@ -219,7 +218,7 @@ static void bench_picks(int n, int quick)
     printf("\n");
     gsl_rng_free(r);
     free(p);
-    free(d);
+    hk_dash_array_free(d);
 }
 
 /* hkbench --inner PATH VARIANT DURATION_US: the run valgrind counts. */

@@ -1,6 +1,8 @@
 /* hk_dash: per-host ring of karma stat blocks. */
 #include "hk_dash.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static inline int64_t floordiv(int64_t a, int64_t b)
@@ -8,22 +10,37 @@ static inline int64_t floordiv(int64_t a, int64_t b)
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-void hk_dash_init(hk_dash *d, int64_t karma_s)
+hk_dash *hk_dash_array_new(int n, int64_t karma_s)
 {
-    memset(d, 0, sizeof *d);
-    d->karma_s = karma_s > 0 ? karma_s : 1;
-    for (int i = 0; i < HK_DASH_PERIODS; i++)
-        d->ring[i].period = -1;
+    if (n < 1 || (size_t)n > SIZE_MAX / ((1 + HK_DASH_PERIODS) * sizeof(hk_block)))
+        return NULL;
+    size_t bytes = (size_t)n * (sizeof(hk_dash) + HK_DASH_PERIODS * sizeof(hk_block));
+    hk_dash *d = aligned_alloc(HK_DASH_ALIGN, bytes); /* both sizes are whole lines */
+    if (!d)
+        return NULL;
+    memset(d, 0, bytes);
+    hk_block *ring = (hk_block *)(d + n);
+    for (int i = 0; i < n; i++) {
+        d[i].ring = ring + i;
+        d[i].stride = (size_t)n;
+        d[i].karma_s = karma_s > 0 ? karma_s : 1;
+        for (int k = 0; k < HK_DASH_PERIODS; k++)
+            d[i].ring[(size_t)k * (size_t)n].period = -1;
+    }
+    return d;
 }
+
+void hk_dash_array_free(hk_dash *d) { free(d); }
 
 int64_t hk_dash_block_of(const hk_dash *d, int64_t now_us)
 {
     return floordiv(floordiv(now_us, 1000000), d->karma_s);
 }
 
-static hk_block *slot(hk_dash *d, int64_t period)
+static hk_block *slot(const hk_dash *d, int64_t period)
 {
-    return &d->ring[(period % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];
+    size_t i = (size_t)((period % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS);
+    return &d->ring[i * d->stride];
 }
 
 /* The block now_us writes to (reset when its slot held an older period). Most records fall in
@@ -31,14 +48,14 @@ static hk_block *slot(hk_dash *d, int64_t period)
 static hk_block *current(hk_dash *d, int64_t now_us)
 {
     if (now_us >= d->cur_lo_us && now_us < d->cur_hi_us)
-        return &d->ring[d->cur];
+        return d->cb;
     int64_t p = hk_dash_block_of(d, now_us);
     hk_block *b = slot(d, p);
     if (b->period != p) {
         memset(b, 0, sizeof *b);
         b->period = p;
     }
-    d->cur = (int)(b - d->ring);
+    d->cb = b;
     d->cur_lo_us = p * d->karma_s * 1000000;
     d->cur_hi_us = d->cur_lo_us + d->karma_s * 1000000;
     return b;
@@ -139,7 +156,7 @@ void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out
     memset(out, 0, sizeof *out);
     out->period = p;
     for (; periods > 0; periods--, p--) {
-        const hk_block *b = &d->ring[(p % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];
+        const hk_block *b = slot(d, p);
         if (b->period == p)
             add(out, b);
     }
@@ -152,7 +169,7 @@ void hk_dash_window_counts(const hk_dash *d, int64_t now_us, uint64_t c[HK_EV_N]
     int periods = secs - p * d->karma_s < d->karma_s / 2 ? 2 : 1;
     memset(c, 0, HK_EV_N * sizeof *c);
     for (; periods > 0; periods--, p--) {
-        const hk_block *b = &d->ring[(p % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];
+        const hk_block *b = slot(d, p);
         if (b->period == p)
             for (int i = 0; i < HK_EV_N; i++)
                 c[i] += b->c[i];
@@ -161,7 +178,7 @@ void hk_dash_window_counts(const hk_dash *d, int64_t now_us, uint64_t c[HK_EV_N]
 
 void hk_dash_block(const hk_dash *d, int64_t period, hk_block *out)
 {
-    const hk_block *b = &d->ring[(period % HK_DASH_PERIODS + HK_DASH_PERIODS) % HK_DASH_PERIODS];
+    const hk_block *b = slot(d, period);
     if (b->period == period) {
         *out = *b;
     } else {

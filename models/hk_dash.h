@@ -10,6 +10,7 @@
 
 #define HK_DASH_PERIODS 15
 #define HK_DEAD_THRESHOLD 3      /* errors in a row above this = dead */
+#define HK_DASH_ALIGN 64         /* a cache line */
 
 /* Outcome counters, in Manticore's order (AgentStats_e). */
 typedef enum hk_ev {
@@ -48,30 +49,35 @@ typedef struct hk_dash_sub {
     int wants_success;           /* it may act on a lone success (set with hk_dash_sub_wants) */
 } hk_dash_sub;
 
-typedef struct hk_dash {        /* 64-byte lines: what every attempt touches first, then the
-                                    blocks (an array of dashboards allocated on a cache line,
-                                    as the simulator's, keeps every part on its own lines) */
+typedef struct hk_dash {        /* two 64-byte lines: what every attempt and answer touch,
+                                    then the cold rest. The blocks lie apart, in the array's
+                                    (hk_dash_array_new): every header together, then each slot
+                                    of the ring for every dashboard together, so a large
+                                    cluster's attempts and answers touch headers and current
+                                    blocks packed a few hundred KB deep, not 2 KB apart */
     int64_t cur_lo_us, cur_hi_us;
-    int cur;                     /* the slot being written, for times in [cur_lo, cur_hi) (an
-                                    index, not a pointer: a dashboard may be copied) */
-    int success_subs;            /* subscribers that want a lone success */
+    hk_block *cb;                /* the block being written, for times in [cur_lo, cur_hi) */
     int64_t errors_a_row;
     int64_t last_query_us, last_answer_us;
     hk_dash_sub *subs;           /* intrusive list; the subscribers own the nodes */
+    int success_subs;            /* subscribers that want a lone success */
+    /* the cold line */
+    _Alignas(HK_DASH_ALIGN) hk_block *ring; /* slot i is ring[i * stride] (the array's) */
+    size_t stride;
     int64_t karma_s;
-    hk_block ring[HK_DASH_PERIODS];
     int64_t ping_trip_us;
-    char spare[56];              /* the size stays a multiple of 64 */
 } hk_dash;
 
-#define HK_DASH_ALIGN 64
 _Static_assert(sizeof(hk_block) == 2 * HK_DASH_ALIGN, "a block is two cache lines");
 _Static_assert(offsetof(hk_block, c) + HK_EV_WARNING * sizeof(uint64_t) == HK_DASH_ALIGN,
                "an answer's fields start the block's second line");
-_Static_assert(offsetof(hk_dash, ring) == HK_DASH_ALIGN, "the header is one cache line");
-_Static_assert(sizeof(hk_dash) % HK_DASH_ALIGN == 0, "dashboards in an array stay aligned");
+_Static_assert(offsetof(hk_dash, ring) == HK_DASH_ALIGN, "the hot header is one cache line");
+_Static_assert(sizeof(hk_dash) == 2 * HK_DASH_ALIGN, "dashboards in an array stay aligned");
 
-void hk_dash_init(hk_dash *d, int64_t karma_s);
+/* n dashboards (karma blocks of karma_s seconds) and their rings, in one allocation aligned on
+ * a cache line; NULL when out of memory. A copy of a dashboard shares its ring. */
+hk_dash *hk_dash_array_new(int n, int64_t karma_s);
+void hk_dash_array_free(hk_dash *d);
 int64_t hk_dash_block_of(const hk_dash *d, int64_t now_us);
 /* An attempt starts (sets lastquery). */
 void hk_dash_begin(hk_dash *d, int64_t now_us);

@@ -638,7 +638,7 @@ rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int
     m->loop = loop;
     m->c = *c;
     m->var = hk_variant_get((hk_variant_id)c->variant);
-    m->dash = calloc((size_t)c->cl->nhosts + 1, sizeof *m->dash);
+    m->dash = hk_dash_array_new(c->cl->nhosts + 1, c->cl->set.karma_s);
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!m->dash || !m->rng) {
         snprintf(msg, (size_t)n, "out of memory");
@@ -646,8 +646,6 @@ rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int
         return NULL;
     }
     gsl_rng_set(m->rng, (unsigned long)c->seed);
-    for (int h = 0; h < c->cl->nhosts; h++)
-        hk_dash_init(&m->dash[h], c->cl->set.karma_s);
     m->t0_us = m->period_start_us = rl_now_us();
     if (alloc_lines(m) < 0) {
         snprintf(msg, (size_t)n, "out of memory");
@@ -764,7 +762,7 @@ void rl_master_free(rl_master *m)
     free(m->li_base);
     free(m->pings);
     free(m->probs);
-    free(m->dash);
+    hk_dash_array_free(m->dash);
     if (m->rng)
         gsl_rng_free(m->rng);
     free(m);

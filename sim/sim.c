@@ -107,7 +107,7 @@ static int init_masters(sim_world *w)
     int s = 0, rc = 0;
     for (int mi = 0; rc == 0 && mi < w->nm; mi++) {
         sim_master *m = &w->m[mi];
-        m->dash = sim_alloc_lines((size_t)cl->nhosts + 1, sizeof *m->dash);
+        m->dash = hk_dash_array_new(cl->nhosts + 1, cl->set.karma_s);
         m->li = calloc((size_t)w->nli + 1, sizeof *m->li);
         m->ping_t0 = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_t0);
         m->ping_out = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_out);
@@ -115,10 +115,8 @@ static int init_masters(sim_world *w)
             rc = -1;
             break;
         }
-        for (int h = 0; h < cl->nhosts; h++) {
-            hk_dash_init(&m->dash[h], cl->set.karma_s);
+        for (int h = 0; h < cl->nhosts; h++)
             m->ping_t0[h] = -1;
-        }
         for (int t = 0; rc == 0 && t < cl->ntables; t++)
             for (int k = 0; rc == 0 && k < cl->tables[t].nlines; k++) {
                 const hk_line_conf *lc = &cl->tables[t].lines[k];
@@ -240,7 +238,7 @@ void sim_free(sim_world *w)
             hk_line_free(m->li[i].l);
         }
         free(m->li);
-        free(m->dash);
+        hk_dash_array_free(m->dash);
         free(m->ping_t0);
         free(m->ping_out);
     }

@@ -38,7 +38,6 @@ typedef struct sim_opts {
 /* The hot structures are laid out in cache lines of this size and allocated on one
  * (sim_alloc_lines), so what an event touches misses as few lines as it can. */
 #define SIM_CACHE_LINE 64
-_Static_assert(sizeof(hk_dash) % SIM_CACHE_LINE == 0, "dashboards lie in whole cache lines");
 
 /* Per master x line x mirror, this karma period. */
 typedef struct sim_mstat {

@@ -29,21 +29,21 @@ static const char conf[] = "searchd { ha_period_karma = 10  ha_ping_interval = 1
 
 /* Two hosts over 150 s (15 periods of 10 s): a answers 20 queries/s in 8 ms, b is idle and only
  * pinged (one success per second). */
-static void fill(hk_dash *d)
+static hk_dash *fill(void)
 {
-    hk_dash_init(&d[0], 10);
-    hk_dash_init(&d[1], 10);
+    hk_dash *d = hk_dash_array_new(2, 10);
+    assert_non_null(d);
     for (int64_t t = S(1000); t < S(1150); t += 50000)
         hk_dash_record(&d[0], t, HK_EV_SUCCESS, t - 8000, 0, 100);
     for (int64_t t = S(1000); t < S(1150); t += S(1))
         hk_dash_record(&d[1], t, HK_EV_SUCCESS, t - 300, 1, -1);
+    return d;
 }
 
 static void round_trip_sphinx2(void **st)
 {
     (void)st;
-    hk_dash d[2];
-    fill(d);
+    hk_dash *d = fill();
     hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
     hk_buf b;
     hk_buf_init(&b);
@@ -69,6 +69,7 @@ static void round_trip_sphinx2(void **st)
     hk_cluster_free(cl);
     hk_status_file_free(&sf);
     hk_buf_free(&b);
+    hk_dash_array_free(d);
 }
 
 static void boxed_and_manticore(void **st)

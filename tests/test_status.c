@@ -29,23 +29,23 @@ static const char *val(const char *s, const char *key, char *out)
     return out;
 }
 
-static hk_dash fixture(void)
+static hk_dash *fixture(void)
 {
-    hk_dash d;
-    hk_dash_init(&d, 60);
+    hk_dash *d = hk_dash_array_new(1, 60);
+    assert_non_null(d);
     for (int i = 0; i < 11; i++) {
-        hk_dash_begin(&d, S(100) - 4000);
-        hk_dash_record(&d, S(100), HK_EV_SUCCESS, S(100) - 4000, 0, 250);
+        hk_dash_begin(d, S(100) - 4000);
+        hk_dash_record(d, S(100), HK_EV_SUCCESS, S(100) - 4000, 0, 250);
     }
-    hk_dash_record(&d, S(101), HK_EV_CONNECT_FAILURE, S(101), 0, -1);
+    hk_dash_record(d, S(101), HK_EV_CONNECT_FAILURE, S(101), 0, -1);
     return d;
 }
 
 static void sphinx2_layout(void **st)
 {
     (void)st;
-    hk_dash d = fixture();
-    hk_status_host h[2] = {{"box1:9312", 2, 1, 0, &d}, {"box2:9312", 1, 1, 0, &d}};
+    hk_dash *d = fixture();
+    hk_status_host h[2] = {{"box1:9312", 2, 1, 0, d}, {"box2:9312", 1, 1, 0, d}};
     hk_buf b;
     hk_buf_init(&b);
     hk_status_global(&b, hk_variant_get(HK_VAR_SPHINX2), 60, h, 2, S(102));
@@ -64,14 +64,15 @@ static void sphinx2_layout(void **st)
     assert_string_equal(val(b.s, "ag_1_15periods_connect_max", v), "250");
     assert_null(val(b.s, "ag_0_1periods_wrong_query", v));
     hk_buf_free(&b);
+    hk_dash_array_free(d);
 }
 
 static void manticore_layout(void **st)
 {
     (void)st;
-    hk_dash d = fixture();
-    d.ping_trip_us = 1234;
-    hk_status_host h[1] = {{"box1:9312", 2, 1, 1, &d}};
+    hk_dash *d = fixture();
+    d->ping_trip_us = 1234;
+    hk_status_host h[1] = {{"box1:9312", 2, 1, 1, d}};
     hk_buf b;
     hk_buf_init(&b);
     hk_status_global(&b, hk_variant_get(HK_VAR_MANTICORE), 60, h, 1, S(102));
@@ -96,6 +97,7 @@ static void manticore_layout(void **st)
     hk_status_global(&b, hk_variant_get(HK_VAR_MANTICORE_FIXED), 60, h, 1, S(102));
     assert_string_equal(val(b.s, "ag_0_1periods_total_query_time", v), "44000");
     hk_buf_free(&b);
+    hk_dash_array_free(d);
 }
 
 static void table_form(void **st)

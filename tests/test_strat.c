@@ -11,7 +11,7 @@
 #define MAXM 8
 
 typedef struct fx {
-    hk_dash d[MAXM];
+    hk_dash *d;
     hk_dash *p[MAXM];
     gsl_rng *r;
 } fx;
@@ -19,10 +19,9 @@ typedef struct fx {
 static fx *fx_new(int n, int64_t karma)
 {
     fx *f = calloc(1, sizeof *f);
-    for (int i = 0; i < n; i++) {
-        hk_dash_init(&f->d[i], karma);
+    f->d = hk_dash_array_new(n, karma);
+    for (int i = 0; i < n; i++)
         f->p[i] = &f->d[i];
-    }
     f->r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(f->r, 42);
     return f;
@@ -31,6 +30,7 @@ static fx *fx_new(int n, int64_t karma)
 static void fx_free(fx *f)
 {
     gsl_rng_free(f->r);
+    hk_dash_array_free(f->d);
     free(f);
 }
 
