@@ -7,12 +7,17 @@
 #include "sim.h"
 #include "sim_out.h"
 
+#define SIM_Q_FIRST_BYTES (1u << 20) /* the line states of the first query slots, at most */
+
 /* ---- query slots -------------------------------------------------------- */
 
 static int q_alloc(sim_world *w)
 {
     if (w->qfree < 0) {
-        int cap = w->nq ? w->nq * 2 : 256;
+        /* the first slots: 256, or fewer where a query has many lines (a slot is 64 bytes a
+         * line, and a 1024-line cluster keeps a few queries in flight, not 256 x 64 KB) */
+        int first = (int)(SIM_Q_FIRST_BYTES / ((size_t)w->maxlines * sizeof(sim_lstate)));
+        int cap = w->nq ? w->nq * 2 : first < 2 ? 2 : first > 256 ? 256 : first;
         sim_query *q = realloc(w->q, (size_t)cap * sizeof *q);
         if (!q)
             return -1;
