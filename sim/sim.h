@@ -101,12 +101,21 @@ typedef struct sim_master {
 } sim_master;
 
 typedef struct sim_lstate {      /* one agent line of one query: one cache line (the buffer is
-                                    aligned), so an event on a large cluster misses once */
+                                    aligned), so an event on a large cluster misses once; an
+                                    answer finds here what it writes to (dashboard, series),
+                                    not behind the route: one miss less on its way */
     sim_route *rt;               /* the mirror of the attempt under way */
-    int mirror, attempts, ev, blackhole;
-    int64_t t_start, connect_us, r2, t_done; /* connected at t_start + connect_us */
+    hk_dash *dash;               /* its dashboard (rt->dash) */
+    int64_t t_start, connect_us; /* connected at t_start + connect_us */
+    union {
+        int64_t r2;              /* the attempt's return trip, until its answer */
+        int64_t t_done;          /* when the line ended (no attempt follows) */
+    } u;
     float svc_us, wait_us;       /* what the mirror would report (c3): service time, and the
                                     wait in its queue; < 0 none */
+    int mirror, series;          /* the attempt's mirror, its timeline series (rt->series) */
+    int attempts;
+    char ev, blackhole, ext;     /* the outcome (hk_ev), the line's flags (ext: rt->ext) */
 } sim_lstate;
 _Static_assert(sizeof(sim_lstate) == SIM_CACHE_LINE, "a line's state is one cache line");
 

@@ -43,6 +43,6 @@ void sim_out_query(sim_world *w, const sim_query *q, const sim_lstate *ls)
         hk_rep_query_row(w->o.queries, q->id, at, at, t->name, k + 1,
                          w->s->cl->hosts[lc->host[ls[k].mirror]].name, ls[k].attempts,
                          ls[k].blackhole ? "blackhole" : sim_ev_name(ls[k].ev),
-                         ls[k].blackhole ? 0.0 : (double)(ls[k].t_done - q->t_arr) / 1000.0);
+                         ls[k].blackhole ? 0.0 : (double)(ls[k].u.t_done - q->t_arr) / 1000.0);
     }
 }

@@ -123,7 +123,7 @@ static void q_drop(sim_world *w, int qi, int waited)
 static void line_finish(sim_world *w, int qi, int k, int64_t t, int ok)
 {
     sim_query *q = &w->q[qi];
-    SIM_LS(w, qi)[k].t_done = t;
+    SIM_LS(w, qi)[k].u.t_done = t;
     if (t > q->t_last)
         q->t_last = t;
     q->failed += !ok;
@@ -132,7 +132,7 @@ static void line_finish(sim_world *w, int qi, int k, int64_t t, int ok)
 
 static void done_at(sim_world *w, int64_t t, int qi, int k, hk_ev ev)
 {
-    SIM_LS(w, qi)[k].ev = ev;
+    SIM_LS(w, qi)[k].ev = (char)ev;
     sim_heap_push(&w->h, t, EV_DONE, qi, k);
 }
 
@@ -160,6 +160,9 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     if (choose)
         ls->mirror = hk_line_choose(li->l, now, w->rng_pick);
     sim_route *rt = ls->rt = &li->rt[ls->mirror];
+    ls->dash = rt->dash;
+    ls->series = rt->series;
+    ls->ext = (char)rt->ext;
     int h = rt->host;
     sim_mirror *mr = rt->mr;
     ls->attempts++;
@@ -187,8 +190,8 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
         return;
     }
     ls->connect_us = c;
-    ls->r2 = rtt(mr);
-    int64_t in = now + c + ls->r2 / 2;
+    ls->u.r2 = rtt(mr);
+    int64_t in = now + c + ls->u.r2 / 2;
     /* No queue, nothing depends on arrival order at the mirror; no delay, it arrives now, in
      * order: either way no event is needed. */
     if (mr->workers.threads == 0 || in == now)
@@ -234,13 +237,13 @@ void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
         u = perr > 0 || mr->b->warnings > 0 ? gsl_rng_uniform(mr->rng) : 1.0; /* if it matters */
     }
     if (u < perr) { /* a fast ERROR reply: searchd records nothing for it */
-        done_at(w, now + ls->r2 / 2, qi, k, HK_EV_REMOTE_ERROR);
+        done_at(w, now + ls->u.r2 / 2, qi, k, HK_EV_REMOTE_ERROR);
         return;
     }
     double svc = (mr->svc_ahead ? hk_dist_ahead_next(&mr->svc)
                                 : hk_dist_sample(mr->b->service, mr->rng)) *
                  (f == HK_FAULT_SLOW ? x : 1.0);
-    int64_t left = serve(w, mr, now, svc), reply = left + ls->r2 / 2;
+    int64_t left = serve(w, mr, now, svc), reply = left + ls->u.r2 / 2;
     ls->svc_us = (float)svc;
     ls->wait_us = (float)((double)(left - now) - svc);
     hk_fault_kind cut = HK_FAULT_NONE;
@@ -265,9 +268,8 @@ static int retryable(const sim_world *w, hk_ev ev)
 void sim_q_done(sim_world *w, int64_t now, int qi, int k)
 {
     sim_lstate *ls = &SIM_LS(w, qi)[k];
-    sim_route *rt = ls->rt;
     int ok = ls->ev == HK_EV_SUCCESS || ls->ev == HK_EV_WARNING;
-    if (rt->ext) { /* only an extension's line hears of an end (the line itself is cold) */
+    if (ls->ext) { /* only an extension's line hears of an end (the line itself is cold) */
         hk_line *l = w->q[qi].li[k].l;
         hk_line_feedback(l, ls->mirror, ls->svc_us, ls->wait_us);
         hk_line_end(l, ls->mirror, now, ok, now - ls->t_start);
@@ -276,12 +278,12 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
         q_drop(w, qi, 0);
         return;
     }
-    hk_dash_record(rt->dash, now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
-    hk_tl_outcome(&w->tl, rt->series, now, ok, now - ls->t_start);
+    hk_dash_record(ls->dash, now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
+    hk_tl_outcome(&w->tl, ls->series, now, ok, now - ls->t_start);
     if (ok) /* the period's counts and latencies: folded into tt at period close */
-        sim_p_lat(w, &rt->ms.per, (double)(now - ls->t_start));
+        sim_p_lat(w, &ls->rt->ms.per, (double)(now - ls->t_start));
     else
-        rt->ms.err++;
+        ls->rt->ms.err++;
     if (!ok && retryable(w, (hk_ev)ls->ev) && ls->attempts < w->q[qi].li[k].budget) {
         sim_heap_push(&w->h, now + w->s->cl->set.retry_delay_us, EV_ATTEMPT, qi, k);
         return;
@@ -331,7 +333,7 @@ void sim_q_arrival(sim_world *w, int64_t now, int client, int table)
         ls[k].blackhole = q->li[k].blackhole; /* sent, never waited for */
         ls[k].attempts = 0; /* the attempt sets the rest; these are read at the end */
         ls[k].ev = 0;
-        ls[k].t_done = 0;
+        ls[k].u.t_done = 0;
         q->waiting += !q->li[k].blackhole;
         sim_q_attempt(w, qi, k, now, 1); /* never ends a line at once: its end is an event */
     }
