@@ -67,7 +67,8 @@ static int init_mirrors(sim_world *w)
     return 0;
 }
 
-static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, int series)
+static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, int series,
+                     sim_route *rt)
 {
     const hk_line_conf *lc = &w->s->cl->tables[t].lines[k];
     hk_dash **d = malloc((size_t)lc->a.n * sizeof *d);
@@ -85,19 +86,19 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     li->persistent = (char)(lc->a.persistent != 0);
     li->l = hk_line_new(lc->a.n, d, sim_strategy_of(w, t, k), w->var);
     free(d);
-    li->rt = sim_alloc_lines((size_t)lc->a.n, sizeof *li->rt);
-    return li->l && li->rt ? 0 : -1;
+    li->rt = rt;
+    return li->l ? 0 : -1;
 }
 
 /* Masters, their lines, and the timeline's series (master, line, mirror: in that order). */
 static int init_masters(sim_world *w)
 {
     const hk_cluster *cl = w->s->cl;
-    int nser = 0;
+    int nrt = 0; /* routes (line x mirror) of a master */
     for (int t = 0; t < cl->ntables; t++)
         for (int k = 0; k < cl->tables[t].nlines; k++)
-            nser += cl->tables[t].lines[k].a.n;
-    nser *= w->nm;
+            nrt += cl->tables[t].lines[k].a.n;
+    int nser = nrt * w->nm;
     hk_tl_series *ser = calloc((size_t)nser + 1, sizeof *ser);
     w->m = calloc((size_t)w->nm, sizeof *w->m);
     if (!ser || !w->m) {
@@ -109,18 +110,20 @@ static int init_masters(sim_world *w)
         sim_master *m = &w->m[mi];
         m->dash = hk_dash_array_new(cl->nhosts + 1, cl->set.karma_s);
         m->li = calloc((size_t)w->nli + 1, sizeof *m->li);
+        m->rt = sim_alloc_lines((size_t)nrt + 1, sizeof *m->rt);
         m->ping_t0 = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_t0);
         m->ping_out = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_out);
-        if (!m->dash || !m->li || !m->ping_t0 || !m->ping_out) {
+        if (!m->dash || !m->li || !m->rt || !m->ping_t0 || !m->ping_out) {
             rc = -1;
             break;
         }
         for (int h = 0; h < cl->nhosts; h++)
             m->ping_t0[h] = -1;
-        for (int t = 0; rc == 0 && t < cl->ntables; t++)
+        for (int t = 0, r = 0; rc == 0 && t < cl->ntables; t++)
             for (int k = 0; rc == 0 && k < cl->tables[t].nlines; k++) {
                 const hk_line_conf *lc = &cl->tables[t].lines[k];
-                rc = init_line(w, m, t, k, &m->li[w->li_base[t] + k], s);
+                rc = init_line(w, m, t, k, &m->li[w->li_base[t] + k], s, &m->rt[r]);
+                r += lc->a.n;
                 for (int j = 0; j < lc->a.n; j++, s++)
                     ser[s] = (hk_tl_series){mi, t, k, j, lc->host[j], lc->a.n};
             }
@@ -234,10 +237,10 @@ void sim_free(sim_world *w)
         for (int i = 0; m->li && i < w->nli; i++) {
             for (int j = 0; m->li[i].rt && m->li[i].l && j < m->li[i].l->n; j++)
                 hk_hist_free(&m->li[i].rt[j].ms.per);
-            free(m->li[i].rt);
             hk_line_free(m->li[i].l);
         }
         free(m->li);
+        free(m->rt);
         hk_dash_array_free(m->dash);
         free(m->ping_t0);
         free(m->ping_out);

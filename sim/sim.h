@@ -96,6 +96,8 @@ typedef struct sim_linst {
 typedef struct sim_master {
     hk_dash *dash;               /* per host */
     sim_linst *li;               /* every line of every table */
+    sim_route *rt;               /* every line's mirrors, in the lines' order (li[i].rt points
+                                    here): one array, so the lines' routes lie together */
     int64_t *ping_t0;            /* per host: start of the ping in flight, -1 = none */
     int *ping_out;               /* per host: that ping's outcome */
 } sim_master;
