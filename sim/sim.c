@@ -1,9 +1,13 @@
 /* sim: world set-up, the event loop and tear-down (see sim.h). */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "sim.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define SIM_HUGE_PAGE ((uintptr_t)2 << 20)
 
 int sim_strategy_of(const sim_world *w, int table, int line)
 {
@@ -24,6 +28,23 @@ static gsl_rng *rng_new(uint64_t seed, uint64_t stream)
 }
 
 /* ---- set-up ---------------------------------------------------------- */
+
+/* Ask for huge pages under the 2 MB-aligned part of a large array (Linux; elsewhere, or where
+ * the system lends none, nothing changes). A run fills such arrays as it goes (the timeline: a
+ * large cluster's bins), and on a virtual machine the first touch of each 4 KB page is a fault
+ * that costs ~10 us: on 2 MB pages, 512 times fewer. */
+static void advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    uintptr_t lo = ((uintptr_t)p + SIM_HUGE_PAGE - 1) & ~(uintptr_t)(SIM_HUGE_PAGE - 1);
+    uintptr_t hi = ((uintptr_t)p + bytes) & ~(uintptr_t)(SIM_HUGE_PAGE - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: refused, it changes nothing */
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
 
 void *sim_alloc_lines(size_t n, size_t size)
 {
@@ -130,6 +151,11 @@ static int init_masters(sim_world *w)
     }
     if (rc == 0)
         rc = hk_tl_init(&w->tl, ser, nser, w->t0, 1000000, 0);
+    if (rc == 0) {
+        size_t cells = (size_t)(nser > 0 ? nser : 1) * (size_t)w->tl.cap;
+        advise_huge(w->tl.c, cells * sizeof *w->tl.c);
+        advise_huge(w->tl.sm, cells * sizeof *w->tl.sm);
+    }
     free(ser);
     return rc;
 }
