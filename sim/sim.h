@@ -49,20 +49,20 @@ typedef struct sim_mstat {
 } sim_mstat;
 
 typedef struct sim_mirror {      /* in cache lines (the array is aligned): what an attempt
-                                    reads first and the workers, then the counters it adds to
-                                    and the draw's head, then the samples ahead */
-    int svc_ahead;               /* its stream feeds only the service times: drawn ahead (so
-                                    the network time is constant, rtt_us, and there are no
-                                    refusals, errors or warnings to draw for) */
+                                    reads first and the workers, then the draw's head and the
+                                    samples ahead */
+    _Alignas(SIM_CACHE_LINE) int svc_ahead; /* its stream feeds only the service times: drawn
+                                    ahead (so the network time is constant, rtt_us, and there
+                                    are no refusals, errors or warnings to draw for) */
     int64_t rtt_us;              /* that constant network time */
     hk_fcfs workers;
-    uint64_t served;
-    double busy_us, busy_tail_us;   /* service time offered: all, in the last quarter */
+    hk_dist_ahead svc;
+    double busy_tail_us;         /* service time offered in the run's last quarter */
     const hk_behave *b;
     gsl_rng *rng;                /* its own stream: common random numbers across runs */
-    hk_dist_ahead svc;
 } sim_mirror;
 _Static_assert(sizeof(sim_mirror) % SIM_CACHE_LINE == 0, "mirrors lie in whole cache lines");
+_Static_assert(offsetof(sim_mirror, svc) == SIM_CACHE_LINE, "the draw's head starts a line");
 
 /* Totals per table x line x mirror (all masters), for the summary. */
 typedef struct sim_total {

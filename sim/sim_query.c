@@ -203,8 +203,6 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
 /* Service behind the mirror's workers; returns when the reply leaves the mirror. */
 static int64_t serve(sim_world *w, sim_mirror *m, int64_t t, double svc)
 {
-    m->served++;
-    m->busy_us += svc;
     if (t >= w->tail_us && t < w->end_us)
         m->busy_tail_us += svc;
     return hk_fcfs_start(&m->workers, t, (int64_t)svc) + (int64_t)svc;
@@ -255,7 +253,8 @@ void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
     else if (tc >= 0 || reply > deadline)
         done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
     else
-        done_at(w, reply, qi, k, u < perr + mr->b->warnings ? HK_EV_WARNING : HK_EV_SUCCESS);
+        done_at(w, reply, qi, k,
+                !mr->svc_ahead && u < perr + mr->b->warnings ? HK_EV_WARNING : HK_EV_SUCCESS);
 }
 
 static int retryable(const sim_world *w, hk_ev ev)
