@@ -351,6 +351,9 @@ int sim_run(sim_world *w)
     while (sim_heap_pop(&w->h, &e)) {
         w->events++;
         w->t_now = e.t;
+        const sim_ev *nx = sim_heap_top(&w->h);
+        if (nx && sim_ev_type(nx) == EV_DONE)
+            sim_q_done_fetch(w, nx->a, nx->b);
         dispatch(w, &e);
     }
     sim_p_fold(w); /* queries that finished after the last period closed */

@@ -7,6 +7,7 @@
 #ifndef SIM_HEAP_H
 #define SIM_HEAP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SIM_EV_TYPE_BITS 4
@@ -34,5 +35,8 @@ int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b);
 /* The lane's next event; -1 if the lane holds one already. */
 int sim_heap_push_lane(sim_heap *h, int64_t t, int type, int a, int b);
 int sim_heap_pop(sim_heap *h, sim_ev *out);   /* 0 when empty */
+/* The heap's top (NULL when empty): most often the next event (the lane's, an arrival, may come
+ * first). The loop looks at it to fetch its memory while the current event runs. */
+static inline const sim_ev *sim_heap_top(const sim_heap *h) { return h->n ? &h->e[0] : NULL; }
 
 #endif
