@@ -248,6 +248,7 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
         return NULL;
     }
     init_routes(w);
+    w->fetch_ahead = (int64_t)s->cl->nhosts * w->nm > SIM_FETCH_MIRRORS;
     sim_q_start(w);
     sim_p_start(w);
     return w;
@@ -351,7 +352,7 @@ int sim_run(sim_world *w)
     while (sim_heap_pop(&w->h, &e)) {
         w->events++;
         w->t_now = e.t;
-        const sim_ev *nx = sim_heap_top(&w->h);
+        const sim_ev *nx = w->fetch_ahead ? sim_heap_top(&w->h) : NULL;
         if (nx && sim_ev_type(nx) == EV_DONE)
             sim_q_done_fetch(w, nx->a, nx->b);
         dispatch(w, &e);
