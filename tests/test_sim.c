@@ -23,16 +23,18 @@ static hk_scn *scn(const char *text)
     return s;
 }
 
-static sim_world *run(hk_scn *s, int variant, int strategy, uint64_t seed)
+static sim_world *run_opts(hk_scn *s, const sim_opts *o)
 {
-    sim_opts o = {0};
-    o.seed = seed;
-    o.variant = variant;
-    o.strategy = strategy;
-    sim_world *w = sim_new(s, &o);
+    sim_world *w = sim_new(s, o);
     assert_non_null(w);
     assert_int_equal(sim_run(w), 0);
     return w;
+}
+
+static sim_world *run(hk_scn *s, int variant, int strategy, uint64_t seed)
+{
+    sim_opts o = {.seed = seed, .variant = variant, .strategy = strategy};
+    return run_opts(s, &o);
 }
 
 /* Master 0's share of mirror j on line li over karma periods [from, to) (60 s each). */
@@ -146,14 +148,8 @@ static void period_rows_hold_every_answer(void **st)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    sim_opts o = {0};
-    o.seed = 5;
-    o.variant = HK_VAR_MANTICORE;
-    o.strategy = -1;
-    o.periods = f;
-    sim_world *w = sim_new(s, &o);
-    assert_non_null(w);
-    assert_int_equal(sim_run(w), 0);
+    sim_opts o = {.seed = 5, .variant = HK_VAR_MANTICORE, .strategy = -1, .periods = f};
+    sim_world *w = run_opts(s, &o);
     fclose(f);
     int rows = 0;
     for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
