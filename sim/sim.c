@@ -88,6 +88,7 @@ static int init_mirrors(sim_world *w)
     return 0;
 }
 
+/* A master's agent line, and its routes: each mirror's dashboard, host and series. */
 static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, int series,
                      sim_route *rt)
 {
@@ -95,8 +96,13 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     hk_dash **d = malloc((size_t)lc->a.n * sizeof *d);
     if (!d)
         return -1;
-    for (int i = 0; i < lc->a.n; i++)
-        d[i] = &m->dash[lc->host[i]];
+    for (int i = 0; i < lc->a.n; i++) {
+        int h = lc->host[i];
+        rt[i].dash = d[i] = &m->dash[h];
+        rt[i].mr = &w->mir[h];
+        rt[i].host = h;
+        rt[i].series = series + i;
+    }
     li->table = t;
     li->line = k;
     li->series = series;
@@ -108,7 +114,11 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     li->l = hk_line_new(lc->a.n, d, sim_strategy_of(w, t, k), w->var);
     free(d);
     li->rt = rt;
-    return li->l ? 0 : -1;
+    if (!li->l)
+        return -1;
+    for (int i = 0; i < lc->a.n; i++)
+        rt[i].ext = li->l->ext != NULL;
+    return 0;
 }
 
 /* Masters, their lines, and the timeline's series (master, line, mirror: in that order). */
@@ -151,8 +161,8 @@ static int init_masters(sim_world *w)
     }
     if (rc == 0)
         rc = hk_tl_init(&w->tl, ser, nser, w->t0, 1000000, 0);
-    if (rc == 0) {
-        size_t cells = (size_t)(nser > 0 ? nser : 1) * (size_t)w->tl.cap;
+    if (rc == 0) { /* [cap][series] each */
+        size_t cells = (size_t)w->tl.nser * (size_t)w->tl.cap;
         advise_huge(w->tl.c, cells * sizeof *w->tl.c);
         advise_huge(w->tl.sm, cells * sizeof *w->tl.sm);
     }
@@ -172,23 +182,6 @@ static int init_totals(sim_world *w)
                                                       sizeof(sim_total))))
                 return -1;
     return 0;
-}
-
-/* Every master's line's mirrors: their dashboard, host, counters, totals and series. */
-static void init_routes(sim_world *w)
-{
-    for (int mi = 0; mi < w->nm; mi++)
-        for (int i = 0; i < w->nli; i++) {
-            sim_linst *li = &w->m[mi].li[i];
-            for (int j = 0; j < li->lc->a.n; j++) {
-                int h = li->lc->host[j];
-                li->rt[j].dash = &w->m[mi].dash[h];
-                li->rt[j].mr = &w->mir[h];
-                li->rt[j].host = h;
-                li->rt[j].series = li->series + j;
-                li->rt[j].ext = li->l->ext != NULL;
-            }
-        }
 }
 
 /* Lines per table, the largest line, the longest table. */
@@ -247,7 +240,6 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
         sim_free(w);
         return NULL;
     }
-    init_routes(w);
     w->fetch_ahead = (int64_t)s->cl->nhosts * w->nm > SIM_FETCH_MIRRORS;
     sim_q_start(w);
     sim_p_start(w);
