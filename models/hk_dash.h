@@ -7,18 +7,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hk_ev.h"
 
 #define HK_DASH_PERIODS 15
 #define HK_DEAD_THRESHOLD 3      /* errors in a row above this = dead */
 #define HK_DASH_ALIGN 64         /* a cache line */
 
-/* Outcome counters, in Manticore's order (AgentStats_e). */
-typedef enum hk_ev {
-    HK_EV_QUERY_TIMEOUT, HK_EV_CONNECT_TIMEOUT, HK_EV_CONNECT_FAILURE, HK_EV_NETWORK_ERROR,
-    HK_EV_WRONG_QUERY, HK_EV_WRONG_REPLY, HK_EV_UNEXPECTED_CLOSE, HK_EV_WARNING, HK_EV_SUCCESS,
-    HK_EV_N,
-    HK_EV_REMOTE_ERROR = HK_EV_N /* ERROR/RETRY reply: searchd records nothing */
-} hk_ev;
+
 
 typedef struct hk_block {        /* two cache lines: an answer (a success or a warning) writes
                                     the second only, if the block starts on one */

@@ -35,7 +35,8 @@ int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64
     t->c = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->c);
     t->sm = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->sm);
     t->b = malloc((size_t)cap * sizeof *t->b);
-    if (!t->ser || !t->c || !t->sm || !t->b) {
+    t->kinds = calloc((size_t)(nser > 0 ? nser : 1) * HK_EV_ALL, sizeof *t->kinds);
+    if (!t->ser || !t->c || !t->sm || !t->b || !t->kinds) {
         hk_tl_free(t);
         return -1;
     }
@@ -51,6 +52,7 @@ void hk_tl_free(hk_tl *t)
     free(t->c);
     free(t->sm);
     free(t->b);
+    free(t->kinds);
     memset(t, 0, sizeof *t);
 }
 
@@ -66,7 +68,7 @@ static void halve(hk_tl *t)
             hk_tl_smp x = *hk_tl_smp_at(t, s, 2 * k);
             hk_tl_smp y = odd ? *hk_tl_smp_at(t, s, 2 * k + 1) : no_sample;
             *hk_tl_cell_at(t, s, k) = (hk_tl_cell){a.lat_us + b.lat_us, a.q + b.q, a.ok + b.ok,
-                                                   a.err + b.err, 0};
+                                                   a.err + b.err, a.warn + b.warn};
             *hk_tl_smp_at(t, s, k) = (hk_tl_smp){isnan(y.prob) ? x.prob : y.prob,
                                                  isnan(y.wshare) ? x.wshare : y.wshare};
         }
@@ -108,14 +110,17 @@ void hk_tl_attempt(hk_tl *t, int s, int64_t t_us)
         hk_tl_cell_at(t, s, k)->q++;
 }
 
-void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, int64_t lat_us)
+void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ev, int64_t lat_us)
 {
+    if (ev != HK_EV_SUCCESS && ev >= 0 && ev < HK_EV_ALL)
+        t->kinds[(size_t)s * HK_EV_ALL + (size_t)ev]++;
     int k = hk_tl_bin_of(t, t_us);
     if (k < 0)
         return;
     hk_tl_cell *c = hk_tl_cell_at(t, s, k);
-    if (ok) {
+    if (hk_ev_ok(ev)) {
         c->ok++;
+        c->warn += ev == HK_EV_WARNING;
         c->lat_us += lat_us > 0 ? (uint64_t)lat_us : 0;
     } else {
         c->err++;

@@ -11,12 +11,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hk_ev.h"
 
 typedef struct hk_tl_cell {      /* what attempts write */
     uint64_t lat_us;             /* summed latency of the successful attempts, µs (exact) */
     uint32_t q;                  /* attempts routed here (counted when they start) */
     uint32_t ok, err;            /* attempts that succeeded, failed (counted when they end) */
-    uint32_t spare;              /* zero: a cell has no padding (runs compare cells bytewise) */
+    uint32_t warn;               /* answers with a warning among ok (a cell has no padding: runs
+                                    compare cells bytewise) */
 } hk_tl_cell;
 
 typedef struct hk_tl_smp {       /* what samples write, apart: attempts never read it */
@@ -43,6 +45,8 @@ typedef struct hk_tl {
                                     together however many series there are */
     hk_tl_smp *sm;               /* [cap][series], likewise */
     hk_tl_bin *b;                /* [cap] */
+    uint64_t *kinds;             /* [series][HK_EV_ALL]: every outcome of the run by kind, at
+                                    any time (the bins hold ok/err only) */
     int64_t lo_us, hi_us;        /* the last bin looked up covers [lo, hi): no division */
     int last;
 } hk_tl;
@@ -69,7 +73,12 @@ static inline hk_tl_smp *hk_tl_smp_at(const hk_tl *t, int s, int k)
     return &t->sm[(size_t)k * (size_t)t->nser + (size_t)s];
 }
 void hk_tl_attempt(hk_tl *t, int s, int64_t t_us);
-void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ok, int64_t lat_us);
+/* An attempt's outcome (an hk_ev): ok if hk_ev_ok(ev), with its latency then. */
+void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ev, int64_t lat_us);
+static inline const uint64_t *hk_tl_kinds(const hk_tl *t, int s)
+{
+    return &t->kinds[(size_t)s * HK_EV_ALL];
+}
 void hk_tl_sample(hk_tl *t, int s, int64_t t_us, double prob, double wshare);
 /* status 0 ok, 1 partial, 2 failed. */
 void hk_tl_query(hk_tl *t, int64_t t_us, int status);

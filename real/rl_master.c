@@ -91,7 +91,7 @@ static void line_done(rl_master *m, rl_q *q, int k, int ev, int64_t now)
 {
     rl_lst *ls = &q->ls[k];
     const hk_table *t = &m->c.cl->tables[q->table];
-    int ok = ev == HK_EV_SUCCESS || ev == HK_EV_WARNING;
+    int ok = hk_ev_ok(ev);
     ls->done = 1;
     ls->ev = ev;
     ls->t_done = now;
@@ -163,11 +163,11 @@ static void record(rl_master *m, rl_att *a, int ev, int64_t now)
     }
     int li = m->li_base[a->q->table] + a->k, j = a->q->ls[a->k].mirror;
     rl_mstat *s = &m->st[li][j];
-    int ok = ev == HK_EV_SUCCESS || ev == HK_EV_WARNING;
+    int ok = hk_ev_ok(ev);
     if (a->reported_us >= 0) /* the agent's own query time: its service time, for c3 */
         hk_line_feedback(m->lines[li], j, (double)a->reported_us, -1);
     hk_line_end(m->lines[li], j, now, ok, now - a->t_start);
-    hk_tl_outcome(&m->tl, m->series[li] + j, now, ok, now - a->t_start);
+    hk_tl_outcome(&m->tl, m->series[li] + j, now, ev, now - a->t_start);
     if (ok) {
         hk_hist_add(&s->per, (double)(now - a->t_start));
         s->tok++;

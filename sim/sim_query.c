@@ -267,7 +267,7 @@ static int retryable(const sim_world *w, hk_ev ev)
 void sim_q_done(sim_world *w, int64_t now, int qi, int k)
 {
     sim_lstate *ls = &SIM_LS(w, qi)[k];
-    int ok = ls->ev == HK_EV_SUCCESS || ls->ev == HK_EV_WARNING;
+    int ok = hk_ev_ok(ls->ev);
     if (ls->ext) { /* only an extension's line hears of an end (the line itself is cold) */
         hk_line *l = w->q[qi].li[k].l;
         hk_line_feedback(l, ls->mirror, ls->svc_us, ls->wait_us);
@@ -278,7 +278,7 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
         return;
     }
     hk_dash_record(ls->dash, now, (hk_ev)ls->ev, ls->t_start, 0, ls->connect_us);
-    hk_tl_outcome(&w->tl, ls->series, now, ok, now - ls->t_start);
+    hk_tl_outcome(&w->tl, ls->series, now, ls->ev, now - ls->t_start);
     if (ok) /* the period's counts and latencies: folded into tt at period close */
         sim_p_lat(w, &ls->rt->ms.per, (double)(now - ls->t_start));
     else

@@ -24,11 +24,19 @@ static void latency_sum_is_exact(void **st)
     hk_tl t;
     init2(&t, 16);
     for (int i = 0; i < 1000000; i++)
-        hk_tl_outcome(&t, 1, S(3) + i % 1000, 1, 12345);
-    hk_tl_outcome(&t, 1, S(3), 0, 999999); /* a failure adds no latency */
+        hk_tl_outcome(&t, 1, S(3) + i % 1000, HK_EV_SUCCESS, 12345);
+    hk_tl_outcome(&t, 1, S(3), HK_EV_QUERY_TIMEOUT, 999999); /* a failure adds no latency */
+    hk_tl_outcome(&t, 1, S(3), HK_EV_REMOTE_ERROR, 5);
+    hk_tl_outcome(&t, 1, -5, HK_EV_CONNECT_FAILURE, 5); /* before t0: no bin, still a kind */
     const hk_tl_cell *c = hk_tl_cell_at(&t, 1, 3);
+    const uint64_t *kinds = hk_tl_kinds(&t, 1);
+    assert_int_equal(kinds[HK_EV_QUERY_TIMEOUT], 1); /* every outcome but success, by kind */
+    assert_int_equal(kinds[HK_EV_REMOTE_ERROR], 1);
+    assert_int_equal(kinds[HK_EV_CONNECT_FAILURE], 1);
+    assert_int_equal(kinds[HK_EV_SUCCESS], 0);
+    assert_int_equal(hk_tl_kinds(&t, 0)[HK_EV_REMOTE_ERROR], 0);
     assert_int_equal(c->ok, 1000000);
-    assert_int_equal(c->err, 1);
+    assert_int_equal(c->err, 2);
     assert_true(c->lat_us == 12345000000ull);
     assert_true((double)c->lat_us / c->ok / 1000.0 == 12.345);
     hk_tl_free(&t);
@@ -43,19 +51,24 @@ static void halving_keeps_counts_and_later_samples(void **st)
     init2(&t, 16);
     for (int s = 0; s < 40; s++) {
         hk_tl_attempt(&t, 0, S(s));
-        hk_tl_outcome(&t, 0, S(s) + 10, 1, 1000 + s);
+        hk_tl_outcome(&t, 0, S(s) + 10, s % 5 ? HK_EV_SUCCESS : HK_EV_WARNING, 1000 + s);
         if (s % 2 == 0 || s < 8)
             hk_tl_sample(&t, 0, S(s), s / 100.0, 0.5);
     }
     assert_int_equal(t.width_us, S(4));
     assert_int_equal(t.nbins, 10);
-    uint64_t q = 0, lat = 0;
+    uint64_t q = 0, lat = 0, ok = 0, warn = 0;
     for (int k = 0; k < t.nbins; k++) {
         q += hk_tl_cell_at(&t, 0, k)->q;
         lat += hk_tl_cell_at(&t, 0, k)->lat_us;
+        ok += hk_tl_cell_at(&t, 0, k)->ok;
+        warn += hk_tl_cell_at(&t, 0, k)->warn;
         assert_int_equal(hk_tl_cell_at(&t, 1, k)->q, 0);
     }
     assert_int_equal(q, 40);
+    assert_int_equal(ok, 40); /* a reply with a warning is an answer ... */
+    assert_int_equal(warn, 8); /* ... counted apart too, through the merges */
+    assert_int_equal(hk_tl_kinds(&t, 0)[HK_EV_WARNING], 8);
     assert_true(lat == 40 * 1000 + 39 * 40 / 2);
     assert_float_equal(hk_tl_smp_at(&t, 0, 0)->prob, 0.03f, 1e-6); /* bin 0 = seconds 0-3 */
     assert_float_equal(hk_tl_smp_at(&t, 0, 5)->prob, 0.22f, 1e-6); /* 20-23: 23 unsampled */
