@@ -16,8 +16,10 @@ void hk_ans_findings(FILE *f, const hk_ans *a)
 {
     const hk_findings *fd = a->fd;
     if (!fd->n) {
-        fprintf(f, "FINDINGS: none — no mirror starved or locked, no fault leaked traffic or "
-                "flooded a recovered mirror, no herding, no overload, weights settled\n");
+        fprintf(f, "FINDINGS: none — checked and held: no mirror failing (>= %.0f%% of its "
+                "attempts) or slow (>= %.0fx its line's others), none starved or locked, no fault "
+                "leaked traffic, flooded or handed over a recovered mirror, no herding, no "
+                "overload, weights settled\n", 100 * HK_FAILING_RATE, HK_SLOW_FACTOR);
         return;
     }
     fprintf(f, "FINDINGS (%d):\n", fd->n);
@@ -27,9 +29,11 @@ void hk_ans_findings(FILE *f, const hk_ans *a)
         int o = 0;
         if (x->master >= 0 && a->nmasters > 1)
             o += snprintf(where + o, sizeof where - (size_t)o, "master %d, ", x->master);
-        if (x->table >= 0)
+        if (x->table >= 0 && x->line >= 0)
             o += snprintf(where + o, sizeof where - (size_t)o, "%s agent %d, ", table(a, x->table),
                           x->line + 1);
+        else if (x->table >= 0)
+            o += snprintf(where + o, sizeof where - (size_t)o, "%s, ", table(a, x->table));
         fprintf(f, "  %-17s %sat %.1f s: %s\n", x->kind, where, x->t_s, x->detail);
     }
 }
@@ -122,6 +126,10 @@ void hk_ans_readmit(FILE *f, const hk_ans *a)
         else if (r->back_s < 0)
             fprintf(f, "; first query %.2f s after the fault ended, but its share never came "
                     "back within %.0f%% of that\n", r->first_s, 100 * HK_BACK_TOL);
+        else if (r->peak >= HK_TAKEOVER_SHARE && a->tl->ser[r->series].nmirrors > 1)
+            fprintf(f, "; first query %.2f s after the fault ended, then it took over the line: "
+                    "%.0f%% of its queries at %.0f s (a takeover, not a re-admission)\n",
+                    r->first_s, 100 * r->peak, r->peak_s);
         else
             fprintf(f, "; first query %.2f s after the fault ended, share back within %.0f%% "
                     "after %.0f s (peak %.0f%% at %.0f s)\n", r->first_s, 100 * HK_BACK_TOL,

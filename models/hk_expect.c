@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_find.h"
 #include "hk_keys.h"
 #include "hk_strat.h"
 #include "hk_time.h"
@@ -139,17 +140,15 @@ static int mirror_tok(px *x, hk_claim *c)
     return 0;
 }
 
-static const char *const kinds[] = {"starved", "locked", "failing_share", "flood", "herding",
-                                    "overload", "oscillation", "fault_outside_run", NULL};
-
 static int finding(px *x, hk_claim *c)
 {
-    if (*peek(x) && hk_word_in(peek(x), kinds)) {
+    if (*peek(x) && hk_find_kind_severe(peek(x)) >= 0) {
         snprintf(c->finding, sizeof c->finding, "%s", peek(x));
         x->i++;
     } else if (c->kind == HK_X_FINDING) {
-        return fail(x, x->i, "a finding kind: starved, locked, failing_share, flood, herding, "
-                    "overload, oscillation or fault_outside_run");
+        return fail(x, x->i, "a finding kind: failing, slow, idle, starved, locked, "
+                    "failing_share, flood, takeover, herding, overload, oscillation or "
+                    "fault_outside_run");
     }
     return *peek(x) ? mirror_tok(x, c) : 0;
 }

@@ -1,30 +1,20 @@
 /* hk_find: convergence, re-admission and findings from a run's timeline. */
 #include "hk_find.h"
+#include "hk_find_int.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_strat.h"
 
-typedef struct fx {              /* the analysis under way */
-    const hk_find_in *in;
-    const hk_tl *tl;
-    hk_findings *out;
-    double bin_s;                /* bin width, seconds */
-    int win;                     /* bins in HK_WINDOW_S */
-    int end_bin;                 /* bins of the run proper (queries draining after are left out) */
-} fx;
+static const hk_cluster *cl(const fx *x) { return hk_find_cl(x); }
+static const char *host_name(const fx *x, int h) { return hk_find_host(x, h); }
+static double secs(const fx *x, int k) { return hk_find_secs(x, k); }
 
-static const hk_cluster *cl(const fx *x) { return x->in->scn->cl; }
-static const char *host_name(const fx *x, int h) { return cl(x)->hosts[h].name; }
-static double secs(const fx *x, int k) { return k * x->bin_s; }
-
-static int add(fx *x, const char *kind, int master, int table, int line, int host, double t_s,
-               const char *fmt, ...) HK_PRINTF(8, 9);
-
-static int add(fx *x, const char *kind, int master, int table, int line, int host, double t_s,
-               const char *fmt, ...)
+int hk_find_add(fx *x, const char *kind, int master, int table, int line, int host, double t_s,
+                const char *fmt, ...)
 {
     hk_findings *o = x->out;
     if (o->n == o->cap) {
@@ -50,17 +40,35 @@ static int add(fx *x, const char *kind, int master, int table, int line, int hos
     return 0;
 }
 
-/* The fault in force on host at bin k's end (fault times count from the run's start). */
-static hk_fault_kind fault_in_bin(const fx *x, int host, int k)
+hk_fault_kind hk_find_fault_in_bin(const fx *x, int host, int k)
 {
     double v;
     return hk_scn_fault_at(x->in->scn, host, (int64_t)(k + 1) * x->tl->width_us - 1, &v);
 }
 
-static int is_outage(hk_fault_kind k)
+int hk_find_is_outage(hk_fault_kind k)
 {
     return k == HK_FAULT_DOWN || k == HK_FAULT_STALL || k == HK_FAULT_STUCK ||
-           k == HK_FAULT_PARTITION;
+           k == HK_FAULT_PARTITION || k == HK_FAULT_FLAP;
+}
+
+int hk_find_strategy(const fx *x, int table, int line)
+{
+    if (x->in->strategy) {
+        int id = hk_strat_find_any(x->in->strategy);
+        if (id >= 0)
+            return id;
+    }
+    return cl(x)->tables[table].lines[line].strategy;
+}
+
+uint64_t hk_find_line_q(const fx *x, int first, int k0, int k1)
+{
+    uint64_t all = 0;
+    for (int j = first; j < first + x->tl->ser[first].nmirrors; j++)
+        for (int k = k0 < 0 ? 0 : k0; k < k1; k++)
+            all += hk_tl_cell_at(x->tl, j, k)->q;
+    return all;
 }
 
 /* ---- convergence -------------------------------------------------------- */
@@ -220,6 +228,12 @@ static double span_min_bins(const fx *x)
 
 static const char *why_starved(const fx *x, int s)
 {
+    const hk_tl_series *se = &x->tl->ser[s];
+    int strat = hk_find_strategy(x, se->table, se->line);
+    if (hk_strat_get(strat)->extension)
+        return "the extension's own scores keep choosing the line's other mirrors";
+    if (strat == HK_STRAT_RANDOM || strat == HK_STRAT_ROUNDROBIN)
+        return "its weight share fell to nothing";
     const hk_tl_smp *c = hk_tl_smp_at(x->tl, s, x->end_bin - 1);
     if (c->wshare <= 0.001f)
         return x->in->var->timer_reads_timeouts
@@ -227,8 +241,10 @@ static const char *why_starved(const fx *x, int s)
               "a mirror whose window held only timeouts took all the weight"
             : "its weight was recomputed to 0: no timed query in the karma window (pings "
               "count as events, not as time), so it never gets one back";
-    return "its weight is not 0, but the strategy's health class excludes it (dead in nodeads, "
-           "or no success / more errors in noerrors' window)";
+    return strat == HK_STRAT_NODEADS
+        ? "its weight is not 0, but nodeads counts it dead"
+        : "its weight is not 0, but noerrors' window shows it no success or more errors than "
+          "the best mirror's";
 }
 
 static int find_starved(fx *x, int first)
@@ -238,7 +254,7 @@ static int find_starved(fx *x, int first)
     for (int s = first; n > 1 && s < first + n; s++) {
         const hk_tl_series *se = &t->ser[s];
         int k = starved_from(x, first, s);
-        if (k < 0 || x->end_bin - k < span_min_bins(x) || fault_in_bin(x, se->host, x->end_bin - 1))
+        if (k < 0 || x->end_bin - k < span_min_bins(x) || hk_find_fault_in_bin(x, se->host, x->end_bin - 1))
             continue;
         double sh = hk_tl_share(t, first, s, k, x->end_bin);
         int after_fault = 0;
@@ -247,7 +263,7 @@ static int find_starved(fx *x, int first)
             after_fault |= f->host == se->host && f->for_us >= 0 &&
                            (f->at_us + f->for_us + t->width_us - 1) / t->width_us == k;
         }
-        if (add(x, "starved", se->master, se->table, se->line, se->host, secs(x, k),
+        if (hk_find_add(x, "starved", se->master, se->table, se->line, se->host, secs(x, k),
                 "%s gets %.1f%% of agent %d's queries from %.0f s to the end (a fair share is "
                 "%.0f%%) though it is %s: %s", host_name(x, se->host), 100 * sh, se->line + 1,
                 secs(x, k), 100.0 / n, after_fault ? "back from its fault" : "healthy",
@@ -267,11 +283,11 @@ static int find_locked(fx *x, int first)
             k--;
         int healthy = 1;
         for (int j = first; j < first + n; j++)
-            healthy &= j == s || !fault_in_bin(x, t->ser[j].host, x->end_bin - 1);
+            healthy &= j == s || !hk_find_fault_in_bin(x, t->ser[j].host, x->end_bin - 1);
         if (!healthy || x->end_bin - k < span_min_bins(x) || k == 0)
             continue;
         const hk_tl_series *se = &t->ser[s];
-        if (add(x, "locked", se->master, se->table, se->line, se->host, secs(x, k), "%s holds "
+        if (hk_find_add(x, "locked", se->master, se->table, se->line, se->host, secs(x, k), "%s holds "
                 "%.0f%% of agent %d's probability from %.0f s to the end while the other %d "
                 "mirror(s) are healthy%s", host_name(x, se->host),
                 100 * hk_tl_smp_at(t, s, x->end_bin - 1)->prob, se->line + 1, secs(x, k), n - 1,
@@ -287,7 +303,7 @@ static int find_failing(fx *x, int fi, int first, int s)
 {
     const hk_fault *f = &x->in->scn->faults[fi];
     const hk_tl *t = x->tl;
-    if (!is_outage(f->kind) && f->kind != HK_FAULT_FLAP)
+    if (!hk_find_is_outage(f->kind))
         return 0;
     double w = (double)t->width_us;
     int k0 = (int)ceil(((double)f->at_us + HK_FAILING_GRACE_S * 1e6) / w);
@@ -303,7 +319,7 @@ static int find_failing(fx *x, int fi, int first, int s)
     if (isnan(sh) || sh < HK_FAILING_SHARE || errs < 10)
         return 0;
     const hk_tl_series *se = &t->ser[s];
-    return add(x, "failing_share", se->master, se->table, se->line, se->host, secs(x, k0),
+    return hk_find_add(x, "failing_share", se->master, se->table, se->line, se->host, secs(x, k0),
                "%s (%s from %.0f s) still gets %.1f%% of agent %d's queries during its fault: "
                "%llu attempts failed there", host_name(x, se->host), hk_fault_name(f->kind),
                (double)f->at_us / 1e6, 100 * sh, se->line + 1, (unsigned long long)errs);
@@ -315,7 +331,14 @@ static int find_flood(fx *x, const hk_readmit *r)
         return 0;
     const hk_fault *f = &x->in->scn->faults[r->fault];
     const hk_tl_series *se = &x->tl->ser[r->series];
-    return add(x, "flood", se->master, se->table, se->line, se->host,
+    if (r->peak >= HK_TAKEOVER_SHARE && se->nmirrors > 1)
+        return hk_find_add(x, "takeover", se->master, se->table, se->line, se->host,
+                           (double)(f->at_us + f->for_us) / 1e6 + r->peak_s, "%s takes %.0f%% of "
+                           "agent %d's queries %.1f s after its %s ended (%.0f%% before the "
+                           "fault): the line's other %d mirror(s) get next to nothing",
+                           host_name(x, se->host), 100 * r->peak, se->line + 1, r->peak_s,
+                           hk_fault_name(f->kind), 100 * r->pre, se->nmirrors - 1);
+    return hk_find_add(x, "flood", se->master, se->table, se->line, se->host,
                (double)(f->at_us + f->for_us) / 1e6 + r->peak_s, "%s gets %.0f%% of agent %d's "
                "queries %.1f s after its fault ended (%.0f%% before the fault)",
                host_name(x, se->host), 100 * r->peak, se->line + 1, r->peak_s, 100 * r->pre);
@@ -350,7 +373,7 @@ static int find_herding(fx *x, int s0)
             if (all < 20 || (double)mine < need * (double)all || masters < 2)
                 continue;
             const hk_tl_series *se = &t->ser[firsts[0] + m];
-            return add(x, "herding", -1, table, line, se->host, secs(x, k - x->win + 1), "%d of "
+            return hk_find_add(x, "herding", -1, table, line, se->host, secs(x, k - x->win + 1), "%d of "
                        "%d masters pile onto %s at once: it gets %.0f%% of agent %d's queries "
                        "from all masters around %.0f s (a fair share is %.0f%%)", masters, nm,
                        host_name(x, se->host), 100.0 * (double)mine / (double)all, line + 1,
@@ -366,7 +389,7 @@ static int find_overload(fx *x)
         if (isnan(u) || u < HK_OVERLOAD_UTIL)
             continue;
         const hk_behave *b = &x->in->scn->behave[x->in->scn->host_behave[h]];
-        if (add(x, "overload", -1, -1, -1, h, 0.75 * (double)x->in->duration_us / 1e6,
+        if (hk_find_add(x, "overload", -1, -1, -1, h, 0.75 * (double)x->in->duration_us / 1e6,
                 "%s is offered %.0f ms of work per second for %d worker(s): utilisation %.2f "
                 "over the last quarter of the run, so its queue grows without bound",
                 host_name(x, h), x->in->work_ms ? x->in->work_ms[h] : NAN, b->threads, u) < 0)
@@ -380,7 +403,7 @@ static int find_outside(fx *x)
     const hk_scn *s = x->in->scn;
     for (int i = 0; i < s->nfaults; i++)
         if (s->faults[i].at_us >= x->in->duration_us &&
-            add(x, "fault_outside_run", -1, -1, -1, s->faults[i].host,
+            hk_find_add(x, "fault_outside_run", -1, -1, -1, s->faults[i].host,
                 (double)s->faults[i].at_us / 1e6, "the %s fault of %s at %.0f s never happens: "
                 "the run lasts %.0f s", hk_fault_name(s->faults[i].kind),
                 host_name(x, s->faults[i].host), (double)s->faults[i].at_us / 1e6,
@@ -391,14 +414,33 @@ static int find_outside(fx *x)
 
 /* ---- driver ------------------------------------------------------------- */
 
+/* A table none of whose lines got an attempt in the run: said once (its first line), and
+ * nothing else is judged on it (a share of nothing is no share). */
+static int idle_line(fx *x, int first)
+{
+    const hk_tl_series *se = &x->tl->ser[first];
+    if (hk_find_line_q(x, first, 0, x->end_bin))
+        return 0;
+    if (se->line == 0 && hk_find_add(x, "idle", se->master, se->table, -1, -1, 0.0, "table %s "
+                                     "received no query in the run: nothing is judged on it",
+                                     cl(x)->tables[se->table].name) < 0)
+        return -1;
+    return 1;
+}
+
 static int per_line(fx *x, int first)
 {
     hk_findings *o = x->out;
     hk_conv *c = &o->conv[o->nconv++];
     converge(x, first, c);
     const hk_tl_series *se = &x->tl->ser[first];
+    int idle = idle_line(x, first);
+    if (idle)
+        return idle < 0 ? -1 : 0;
+    if (hk_find_failing(x, first) < 0 || hk_find_slow(x, first) < 0)
+        return -1;
     if (!c->converged && c->amplitude >= HK_OSC_AMPLITUDE && c->swings >= HK_OSC_SWINGS &&
-        add(x, "oscillation", se->master, se->table, se->line, -1, 0.75 * secs(x, x->end_bin),
+        hk_find_add(x, "oscillation", se->master, se->table, se->line, -1, 0.75 * secs(x, x->end_bin),
             "agent %d's probabilities never settle: they swing by %.2f, %d times, over the "
             "last quarter of the run", se->line + 1, c->amplitude, c->swings) < 0)
         return -1;
@@ -533,19 +575,46 @@ void hk_findings_free(hk_findings *f)
     memset(f, 0, sizeof *f);
 }
 
+/* Every finding kind, the facts first: its name, what it means, whether it is severe (a
+ * sweep never recommends a point that raises one over a point that does not). */
+static const struct kind_def {
+    const char *name, *help;
+    int severe;
+} kind_defs[] = {
+    {"failing", "a mirror fails (or warns on) 5% or more of its attempts outside its outages", 1},
+    {"slow", "a mirror answers in 2x its line's others while carrying traffic", 0},
+    {"idle", "a table that received no query", 0},
+    {"starved", "a mirror without a fault gets (almost) no queries to the end", 1},
+    {"locked", "one mirror holds ~all the probability while the others are healthy", 1},
+    {"failing_share", "a down, stalled or stuck mirror keeps receiving queries during its fault", 1},
+    {"flood", "a recovered mirror gets far more than its pre-fault share", 1},
+    {"takeover", "a recovered mirror takes (almost) all of its line's queries", 1},
+    {"herding", "several masters pile onto one mirror at once", 0},
+    {"overload", "a mirror's utilisation is >= 1: its queue grows without bound", 1},
+    {"oscillation", "probabilities never settle", 0},
+    {"fault_outside_run", "a fault that never happens within the run", 0}};
+
+const char *hk_find_kind(int i)
+{
+    return i >= 0 && i < (int)(sizeof kind_defs / sizeof kind_defs[0]) ? kind_defs[i].name : NULL;
+}
+
+static const struct kind_def *kind_def(const char *kind)
+{
+    for (size_t i = 0; i < sizeof kind_defs / sizeof kind_defs[0]; i++)
+        if (!strcmp(kind, kind_defs[i].name))
+            return &kind_defs[i];
+    return NULL;
+}
+
 const char *hk_find_kind_help(const char *kind)
 {
-    static const char *h[][2] = {
-        {"starved", "a mirror without a fault gets (almost) no queries to the end"},
-        {"locked", "one mirror holds ~all the probability while the others are healthy"},
-        {"failing_share", "a down, stalled or stuck mirror keeps receiving queries during its fault"},
-        {"flood", "a recovered mirror gets far more than its pre-fault share"},
-        {"herding", "several masters pile onto one mirror at once"},
-        {"overload", "a mirror's utilisation is >= 1: its queue grows without bound"},
-        {"oscillation", "probabilities never settle"},
-        {"fault_outside_run", "a fault that never happens within the run"}};
-    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
-        if (!strcmp(kind, h[i][0]))
-            return h[i][1];
-    return "";
+    const struct kind_def *d = kind_def(kind);
+    return d ? d->help : "";
+}
+
+int hk_find_kind_severe(const char *kind)
+{
+    const struct kind_def *d = kind_def(kind);
+    return d ? d->severe : -1;
 }

@@ -1,10 +1,17 @@
 /* hk_find: what a run found, in words an operator can act on, from its
  * timeline (hk_tl) and the scenario's faults: convergence of each line's
  * probabilities, re-admission of each faulted mirror, and the findings —
+ * the plain facts of each mirror first:
+ *   failing            a mirror's attempts fail (or warn) at >= 5% outside its outages
+ *   slow               a mirror answers in >= 2x its line's others while carrying traffic
+ *                      and sets the line's tail
+ *   idle               a table that received no query (said once, never as starved)
+ * then what the strategy did:
  *   starved            a mirror without a fault gets (almost) no queries to the end
  *   locked             one mirror holds ~all the probability while the others are healthy
  *   failing_share      a down/hung mirror keeps receiving queries during its fault
  *   flood              a recovered mirror gets far more than its pre-fault share
+ *   takeover           a recovered mirror takes (almost) all of its line's queries
  *   herding            several masters pile onto one mirror at once
  *   overload           a mirror's utilisation >= 1: its queue grows without bound
  *   oscillation        probabilities never settle
@@ -13,6 +20,7 @@
 #ifndef HK_FIND_H
 #define HK_FIND_H
 
+#include "hk_hist.h"
 #include "hk_scn.h"
 #include "hk_tl.h"
 #include "hk_variant.h"
@@ -26,6 +34,15 @@
 #define HK_BACK_TOL 0.2          /* re-admitted: a 5 s share within 20% below the pre-fault one */
 #define HK_WINDOW_S 5.0          /* share windows after a fault, for re-admission and flood */
 #define HK_FLOOD_FACTOR 1.5      /* flood: >= 1.5 x the pre-fault share, and 10 points above */
+#define HK_TAKEOVER_SHARE 0.9    /* takeover: a 5 s share >= 90% after the fault (not a flood) */
+#define HK_FAILING_RATE 0.05     /* failing: >= 5% of the attempts that ended fail or warn ... */
+#define HK_FAILING_MIN 20        /* ... of at least 20 ended attempts, 10 of them bad */
+#define HK_SLOW_FACTOR 2.0       /* slow: mean latency >= 2 x the median of the line's others */
+#define HK_SLOW_MIN_MS 1.0       /* ... and >= 1 ms more (microsecond noise is no finding) */
+#define HK_SLOW_SHARE 0.05       /* ... while it gets >= 5% of the line's attempts */
+#define HK_SLOW_MIN_ANSWERS 50   /* ... over >= 50 answers (its peers: >= 20 each) */
+#define HK_SLOW_PEER_MIN 20
+#define HK_SLOW_TAIL 0.8         /* ... and the line's p99 falls by >= 20% without it */
 #define HK_HERD_SHARE 0.5        /* herding: >= 50% (and >= 2/n) of all masters' attempts */
 #define HK_OVERLOAD_UTIL 0.98    /* overload: utilisation >= 0.98 over the last quarter */
 #define HK_OSC_AMPLITUDE 0.1     /* oscillation: never converged, swinging >= 0.1 ... */
@@ -69,6 +86,8 @@ typedef struct hk_find_in {
                                     since the start; -1 none (NULL: from the bins) */
     const double *util;          /* per host: utilisation over the last quarter (NULL: unknown) */
     const double *work_ms;       /* per host: offered work per second, ms (with util) */
+    const hk_hist *const *lat;   /* per series: latency of its answers over the run (NULL: none;
+                                    for the line's tail with and without a slow mirror) */
 } hk_find_in;
 
 typedef struct hk_findings {
@@ -82,7 +101,12 @@ typedef struct hk_findings {
 
 int hk_find_run(const hk_find_in *in, hk_findings *out);
 void hk_findings_free(hk_findings *f);
-/* A short description of a finding kind, for legends. */
+/* A short description of a finding kind, for legends ("" if unknown). */
 const char *hk_find_kind_help(const char *kind);
+/* The i-th finding kind (0, 1, ...), NULL past the last: the one list of kinds. */
+const char *hk_find_kind(int i);
+/* 1 a severe kind (failing, starved, locked, failing_share, flood, takeover, overload), 0 not,
+ * -1 no such kind. */
+int hk_find_kind_severe(const char *kind);
 
 #endif

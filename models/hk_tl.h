@@ -46,7 +46,7 @@ typedef struct hk_tl {
     hk_tl_smp *sm;               /* [cap][series], likewise */
     hk_tl_bin *b;                /* [cap] */
     uint64_t *kinds;             /* [series][HK_EV_ALL]: every outcome of the run by kind, at
-                                    any time (the bins hold ok/err only) */
+                                    whatever the moment (the bins hold ok/err only) */
     int64_t lo_us, hi_us;        /* the last bin looked up covers [lo, hi): no division */
     int last;
 } hk_tl;

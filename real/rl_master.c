@@ -772,10 +772,19 @@ int rl_master_analyse(rl_master *m, const hk_scn *scn, hk_findings *out, const c
                       hk_err *err)
 {
     hk_tl_fill(&m->tl);
+    const hk_hist **lat = calloc((size_t)m->tl.nser + 1, sizeof *lat);
+    if (!lat)
+        return hk_err_set(err, dir, 0, 0, "out of memory");
+    for (int s = 0; s < m->tl.nser; s++) { /* one master: series = line x mirror */
+        const hk_tl_series *se = &m->tl.ser[s];
+        lat[s] = &m->st[m->li_base[se->table] + se->line][se->mirror].tot;
+    }
     hk_find_in in = {&m->tl, scn, m->var, m->c.strategy >= 0 ? hk_strat_get(m->c.strategy)->name
                      : NULL, m->end_us - m->t0_us, 1, scn->nfaults ? m->first_after : NULL, NULL,
-                     NULL};
-    if (hk_find_run(&in, out) < 0)
+                     NULL, lat};
+    int rc = hk_find_run(&in, out);
+    free(lat);
+    if (rc < 0)
         return hk_err_set(err, dir, 0, 0, "out of memory");
     hk_ans a = {out, &m->tl, scn, 1};
     if (hk_ans_findings_csv(&a, dir, err) < 0 || hk_ans_readmission_csv(&a, dir, err) < 0 ||

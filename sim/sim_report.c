@@ -51,14 +51,29 @@ static int utilisation(const sim_world *w, sim_result *r)
     return 0;
 }
 
+/* Each series' latency histogram: its line x mirror's run total (the masters' together). */
+static int series_lat(const sim_world *w, sim_result *r)
+{
+    const hk_tl *t = &w->tl;
+    r->lat = calloc((size_t)t->nser + 1, sizeof *r->lat);
+    if (!r->lat)
+        return -1;
+    for (int s = 0; s < t->nser; s++) {
+        const hk_tl_series *se = &t->ser[s];
+        r->lat[s] = &w->tot[w->li_base[se->table] + se->line][se->mirror].lat;
+    }
+    return 0;
+}
+
 int sim_analyse(const sim_world *w, sim_result *r)
 {
     memset(r, 0, sizeof *r);
-    if (utilisation(w, r) < 0)
+    if (utilisation(w, r) < 0 || series_lat(w, r) < 0)
         return -1;
     r->in = (hk_find_in){&w->tl, w->s, w->var,
                          w->o.strategy >= 0 ? hk_strat_get(w->o.strategy)->name : NULL,
-                         w->end_us - w->t0, w->nm, w->first_after, r->util, r->work_ms};
+                         w->end_us - w->t0, w->nm, w->first_after, r->util, r->work_ms,
+                         r->lat};
     r->ans = (hk_ans){&r->fd, &w->tl, w->s, w->nm};
     return hk_find_run(&r->in, &r->fd);
 }
@@ -68,6 +83,7 @@ void sim_result_free(sim_result *r)
     hk_findings_free(&r->fd);
     free(r->util);
     free(r->work_ms);
+    free(r->lat);
     memset(r, 0, sizeof *r);
 }
 

@@ -16,6 +16,7 @@ typedef struct sim_result {
     hk_findings fd;
     hk_ans ans;
     double *util, *work_ms;      /* per host */
+    const hk_hist **lat;         /* per series: its line x mirror's answers (all masters) */
 } sim_result;
 
 #define SIM_MAX_FAULT_CELLS 4

@@ -77,7 +77,9 @@ static void pure_delay_shares_equal_weights(void **st)
     assert_int_equal(sim_analyse(w, &r), 0);
     assert_true(r.fd.conv[0].converged && !r.fd.conv[0].is_static);
     assert_true(r.fd.conv[0].t_s <= 60);
-    assert_int_equal(r.fd.n, 0); /* nothing to report */
+    assert_int_equal(r.fd.n, 1); /* box3 at 5% still sets the line's p99 (30 ms, 10 without) */
+    assert_string_equal(r.fd.f[0].kind, "slow");
+    assert_int_equal(r.fd.f[0].host, 2);
     sim_result_free(&r);
     sim_free(w);
     /* Manticore as coded: the weights never move, so shares stay at 1/4 */

@@ -1,0 +1,200 @@
+/* hk_find_facts: the plain facts of each mirror, judged before how the strategy
+ * moved — a mirror failing its attempts (by kind), a mirror slow against its
+ * line's others while it carries traffic (and what that does to the line's
+ * tail), and what the strategy did about it, in the running strategy's words. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_find_int.h"
+#include "hk_hist.h"
+#include "hk_strat.h"
+
+/* "ERROR replies 11898, query timeouts 3" — the failing kinds of a series, largest first. */
+static void kinds_words(const uint64_t *k, char *buf, size_t n)
+{
+    int used[HK_EV_ALL] = {0};
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int round = 0; round < HK_EV_ALL && o < n; round++) {
+        int best = -1;
+        for (int e = 0; e < HK_EV_ALL; e++)
+            if (e != HK_EV_SUCCESS && !used[e] && k[e] && (best < 0 || k[e] > k[best]))
+                best = e;
+        if (best < 0)
+            break;
+        used[best] = 1;
+        o += (size_t)snprintf(buf + o, n - o, "%s%llu %s", o ? ", " : "",
+                              (unsigned long long)k[best], hk_ev_words(best));
+    }
+}
+
+/* What the line's strategy does with a mirror whose failures are of kind `main` (the
+ * largest), given the share it kept against a fair one. */
+static const char *failing_response(int strat, int main_kind, double sh, int n)
+{
+    const hk_strat_ops *op = hk_strat_get(strat);
+    if (sh >= 0.8 / n) {
+        if (main_kind == HK_EV_REMOTE_ERROR && !op->extension)
+            return "searchd's karma records nothing for an ERROR reply, so no ha_strategy can "
+                   "steer away from it";
+        if (strat == HK_STRAT_RANDOM || strat == HK_STRAT_ROUNDROBIN)
+            return "this strategy does not look at failures";
+        if (strat == HK_STRAT_NODEADS)
+            return "nodeads marks a mirror dead only after more than 3 failures in a row, and "
+                   "its next success (a ping) revives it";
+        return "the strategy kept sending it its share";
+    }
+    return "the strategy moved most of its share to the others";
+}
+
+/* Failing: a mirror whose attempts fail (or answer with a warning) at HK_FAILING_RATE or more
+ * outside its declared outages (those are failing_share's), over the run. */
+int hk_find_failing(fx *x, int first)
+{
+    const hk_tl *t = x->tl;
+    int n = t->ser[first].nmirrors;
+    for (int s = first; s < first + n; s++) {
+        const hk_tl_series *se = &t->ser[s];
+        uint64_t ended = 0, bad = 0, q = 0, all = 0;
+        int k0 = -1, k1 = -1;
+        for (int k = 0; k < x->end_bin; k++) {
+            if (hk_find_is_outage(hk_find_fault_in_bin(x, se->host, k)))
+                continue;
+            const hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+            uint64_t b = (uint64_t)c->err + c->warn;
+            ended += (uint64_t)c->ok + c->err;
+            bad += b;
+            q += c->q;
+            all += hk_find_line_q(x, first, k, k + 1);
+            if (b) {
+                k0 = k0 < 0 ? k : k0;
+                k1 = k;
+            }
+        }
+        if (ended < HK_FAILING_MIN || bad < HK_FAILING_MIN / 2 ||
+            (double)bad < HK_FAILING_RATE * (double)ended)
+            continue;
+        const uint64_t *kinds = hk_tl_kinds(t, s);
+        int main_kind = -1;
+        for (int e = 0; e < HK_EV_ALL; e++)
+            if (e != HK_EV_SUCCESS && (main_kind < 0 || kinds[e] > kinds[main_kind]))
+                main_kind = e;
+        char kw[240];
+        kinds_words(kinds, kw, sizeof kw);
+        double sh = all ? (double)q / (double)all : 0;
+        int strat = hk_find_strategy(x, se->table, se->line);
+        if (hk_find_add(x, "failing", se->master, se->table, se->line, se->host,
+                        hk_find_secs(x, k0), "%s fails %.1f%% of its %llu attempts from %.0f s "
+                        "to %.0f s (%s) and gets %.1f%% of agent %d's queries (a fair share is "
+                        "%.0f%%) under %s: %s", hk_find_host(x, se->host),
+                        100.0 * (double)bad / (double)ended, (unsigned long long)ended,
+                        hk_find_secs(x, k0), hk_find_secs(x, k1 + 1), kw, 100 * sh,
+                        se->line + 1, 100.0 / n, hk_strat_get(strat)->name,
+                        failing_response(strat, main_kind, sh, n)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Mean latency of series s's answers over the run proper, µs; NaN with fewer than min. */
+static double mean_us(const fx *x, int s, uint64_t min, uint64_t *ok)
+{
+    uint64_t lat = 0;
+    *ok = 0;
+    for (int k = 0; k < x->end_bin; k++) {
+        const hk_tl_cell *c = hk_tl_cell_at(x->tl, s, k);
+        lat += c->lat_us;
+        *ok += c->ok;
+    }
+    return *ok >= min ? (double)lat / (double)*ok : NAN;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double u = *(const double *)a, v = *(const double *)b;
+    return (u > v) - (u < v);
+}
+
+/* The p99 of the line's answers, with series `skip` left out (-1: none); NaN when the caller
+ * gave no histograms. */
+static double line_p99(const fx *x, int first, int skip)
+{
+    if (!x->in->lat)
+        return NAN;
+    hk_hist h = {0};
+    for (int j = first; j < first + x->tl->ser[first].nmirrors; j++)
+        if (j != skip && x->in->lat[j])
+            hk_hist_merge(&h, x->in->lat[j]);
+    double p = h.n ? hk_hist_quantile(&h, 0.99) : NAN;
+    hk_hist_free(&h);
+    return p;
+}
+
+static const char *slow_response(const fx *x, int strat)
+{
+    const hk_strat_ops *op = hk_strat_get(strat);
+    if (op->extension)
+        return "the extension still sends it this share";
+    if (strat == HK_STRAT_RANDOM || strat == HK_STRAT_ROUNDROBIN)
+        return "this strategy does not weigh latency";
+    if (x->in->var->timer_reads_timeouts)
+        return "Manticore's weight timer reads the query_timeouts counter, not query time, so "
+               "its weight stays at 100/N";
+    return "the strategy's latency weights leave it this share";
+}
+
+/* Slow: a mirror answering in HK_SLOW_FACTOR x (and HK_SLOW_MIN_MS more than) the median of its
+ * line's other mirrors while it carries HK_SLOW_SHARE of the line's attempts, and the line's
+ * p99 without it is at most HK_SLOW_TAIL of the p99 with it (where the histograms are known). */
+int hk_find_slow(fx *x, int first)
+{
+    const hk_tl *t = x->tl;
+    int n = t->ser[first].nmirrors;
+    if (n < 2 || n > 4096)
+        return 0;
+    double *m = malloc((size_t)n * sizeof *m), *o = malloc((size_t)n * sizeof *o);
+    if (!m || !o) {
+        free(m);
+        free(o);
+        return -1;
+    }
+    uint64_t ok;
+    for (int j = 0; j < n; j++)
+        m[j] = mean_us(x, first + j, HK_SLOW_PEER_MIN, &ok);
+    uint64_t all = hk_find_line_q(x, first, 0, x->end_bin);
+    int rc = 0;
+    for (int j = 0; j < n && rc == 0; j++) {
+        int s = first + j, no = 0;
+        double mine = mean_us(x, s, HK_SLOW_MIN_ANSWERS, &ok);
+        for (int i = 0; i < n; i++)
+            if (i != j && !isnan(m[i]))
+                o[no++] = m[i];
+        if (isnan(mine) || !no || !all)
+            continue;
+        qsort(o, (size_t)no, sizeof *o, dbl_cmp);
+        double peers = no % 2 ? o[no / 2] : (o[no / 2 - 1] + o[no / 2]) / 2;
+        double sh = hk_tl_share(t, first, s, 0, x->end_bin);
+        if (mine < HK_SLOW_FACTOR * peers || mine - peers < HK_SLOW_MIN_MS * 1000 ||
+            isnan(sh) || sh < HK_SLOW_SHARE)
+            continue;
+        const hk_tl_series *se = &t->ser[s];
+        int strat = hk_find_strategy(x, se->table, se->line);
+        double with = line_p99(x, first, -1), without = line_p99(x, first, s);
+        if (!isnan(with) && !isnan(without) && without > HK_SLOW_TAIL * with)
+            continue; /* slower, but the line's tail is not its doing */
+        char tail[160] = "";
+        if (!isnan(with) && !isnan(without))
+            snprintf(tail, sizeof tail, "; the line's p99 is %.1f ms with it, %.1f ms without",
+                     with / 1000, without / 1000);
+        rc = hk_find_add(x, "slow", se->master, se->table, se->line, se->host, 0.0,
+                         "%s answers in %.1f ms on average, %.1fx the %.1f ms of agent %d's other "
+                         "mirrors, and gets %.1f%% of its queries (a fair share is %.0f%%) "
+                         "under %s%s: %s", hk_find_host(x, se->host), mine / 1000,
+                         mine / peers, peers / 1000, se->line + 1, 100 * sh, 100.0 / n,
+                         hk_strat_get(strat)->name, tail, slow_response(x, strat));
+    }
+    free(m);
+    free(o);
+    return rc;
+}
