@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include <string.h>
+#include "hk_keys.h"
+#include "hk_strat.h"
 #include "hk_time.h"
+#include "hk_variant.h"
 
 int hk_cli_int(const char *prog, const char *opt, const char *v, long long min, long long max,
                long long *out)
@@ -16,6 +20,69 @@ int hk_cli_int(const char *prog, const char *opt, const char *v, long long min, 
     fprintf(stderr, "%s: %s: expected %s from %lld to %lld, got '%s'\n", prog, opt, what, min,
             max, v);
     return -1;
+}
+
+/* One comma-separated list of names from name_at (exact names only; `all` = the first nall,
+ * `every` = all of them when every_ok), each once, into ids; returns the count or -1. */
+static int name_list(const char *prog, const char *opt, const char *v,
+                     const char *(*name_at)(int), const char *known, int nall, int every_ok,
+                     int *ids, int max)
+{
+    const char *names[64];
+    int nn = 0, n = 0;
+    while (nn < 63 && name_at(nn)) {
+        names[nn] = name_at(nn);
+        nn++;
+    }
+    names[nn] = NULL;
+    for (const char *p = v; ; ) {
+        size_t l = strcspn(p, ",");
+        char w[64];
+        snprintf(w, sizeof w, "%.*s", (int)(l < sizeof w - 1 ? l : sizeof w - 1), p);
+        int lo = -1, hi = -1;
+        if (!strcmp(w, "all") || (every_ok && !strcmp(w, "every"))) {
+            lo = 0;
+            hi = w[0] == 'a' ? nall : nn;
+        }
+        for (int i = 0; lo < 0 && i < nn; i++)
+            if (!strcmp(w, names[i])) {
+                lo = i;
+                hi = i + 1;
+            }
+        if (lo < 0) {
+            const char *near = hk_nearest(w, names);
+            fprintf(stderr, "%s: %s: unknown name '%s'%s%s%s; expected a comma list of %s%s\n",
+                    prog, opt, w, near ? " (did you mean '" : "", near ? near : "",
+                    near ? "'?)" : "", every_ok ? "names, all (searchd's four) or every (with "
+                    "the hakarma extensions): " : "names or all: ", known);
+            return -1;
+        }
+        for (int i = lo; i < hi; i++) {
+            for (int j = 0; j < n; j++)
+                if (ids[j] == i) {
+                    fprintf(stderr, "%s: %s: '%s' is given twice in '%s'\n", prog, opt,
+                            names[i], v);
+                    return -1;
+                }
+            if (n == max)
+                return -1;
+            ids[n++] = i;
+        }
+        if (!p[l])
+            return n;
+        p += l + 1;
+    }
+}
+
+int hk_cli_strategies(const char *prog, const char *opt, const char *v, int *ids, int max)
+{
+    return name_list(prog, opt, v, hk_strat_name_at, hk_strat_all_names(), HK_STRAT_SEARCHD_N, 1,
+                     ids, max);
+}
+
+int hk_cli_variants(const char *prog, const char *opt, const char *v, int *ids, int max)
+{
+    return name_list(prog, opt, v, hk_variant_name_at, hk_variant_names(), HK_VAR_N, 0, ids, max);
 }
 
 int hk_cli_real(const char *prog, const char *opt, const char *v, double min, double max,

@@ -17,6 +17,11 @@ int hk_cli_real(const char *prog, const char *opt, const char *v, double min, do
 /* A positive time (bare numbers in unit_us). */
 int hk_cli_time(const char *prog, const char *opt, const char *v, int64_t unit_us, int64_t *out);
 void hk_cli_version(const char *prog);
+/* --strategy's value: a comma list of exact names, `all` (searchd's four) and `every` (the
+ * extensions too), each once; ids in the order given. The count, or -1 after printing the
+ * unknown name and the nearest known one. --variant's likewise (`all`, no extensions). */
+int hk_cli_strategies(const char *prog, const char *opt, const char *v, int *ids, int max);
+int hk_cli_variants(const char *prog, const char *opt, const char *v, int *ids, int max);
 
 typedef struct hk_progress {
     int on;                      /* stderr is a terminal and not --quiet */

@@ -254,7 +254,8 @@ static int find_starved(fx *x, int first)
     for (int s = first; n > 1 && s < first + n; s++) {
         const hk_tl_series *se = &t->ser[s];
         int k = starved_from(x, first, s);
-        if (k < 0 || x->end_bin - k < span_min_bins(x) || hk_find_fault_in_bin(x, se->host, x->end_bin - 1))
+        if (k < 0 || x->end_bin - k < span_min_bins(x) ||
+            hk_find_fault_in_bin(x, se->host, x->end_bin - 1) || hk_find_unhealthy(x, first, s))
             continue;
         double sh = hk_tl_share(t, first, s, k, x->end_bin);
         int after_fault = 0;

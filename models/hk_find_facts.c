@@ -45,35 +45,63 @@ static const char *failing_response(int strat, int main_kind, double sh, int n)
                    "its next success (a ping) revives it";
         return "the strategy kept sending it its share";
     }
-    return "the strategy moved most of its share to the others";
+    return sh < HK_STARVED_SHARE ? "the strategy stopped sending it queries"
+                                 : "the strategy moved most of its share to the others";
+}
+
+/* What series s's attempts did outside its host's declared outages, over the run proper. */
+typedef struct badness {
+    uint64_t ended, bad, q, all; /* attempts ended, failed or warned; routed, the line's routed */
+    int k0, k1;                  /* first and last bin with a bad one (-1 none) */
+} badness;
+
+static void bad_of(const fx *x, int first, int s, badness *b)
+{
+    const hk_tl *t = x->tl;
+    memset(b, 0, sizeof *b);
+    b->k0 = b->k1 = -1;
+    for (int k = 0; k < x->end_bin; k++) {
+        if (hk_find_is_outage(hk_find_fault_in_bin(x, t->ser[s].host, k)))
+            continue;
+        const hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+        uint64_t n = (uint64_t)c->err + c->warn;
+        b->ended += (uint64_t)c->ok + c->err;
+        b->bad += n;
+        b->q += c->q;
+        b->all += hk_find_line_q(x, first, k, k + 1);
+        if (n) {
+            b->k0 = b->k0 < 0 ? k : b->k0;
+            b->k1 = k;
+        }
+    }
+}
+
+static int rate_bad(const badness *b)
+{
+    return b->bad && (double)b->bad >= HK_FAILING_RATE * (double)b->ended;
+}
+
+int hk_find_unhealthy(const fx *x, int first, int s)
+{
+    badness b;
+    bad_of(x, first, s, &b);
+    return rate_bad(&b);
 }
 
 /* Failing: a mirror whose attempts fail (or answer with a warning) at HK_FAILING_RATE or more
- * outside its declared outages (those are failing_share's), over the run. */
+ * outside its declared outages (those are failing_share's): over HK_FAILING_MIN attempts, or
+ * over fewer when the strategy then starved it (it reacted to what it saw). */
 int hk_find_failing(fx *x, int first)
 {
     const hk_tl *t = x->tl;
     int n = t->ser[first].nmirrors;
     for (int s = first; s < first + n; s++) {
         const hk_tl_series *se = &t->ser[s];
-        uint64_t ended = 0, bad = 0, q = 0, all = 0;
-        int k0 = -1, k1 = -1;
-        for (int k = 0; k < x->end_bin; k++) {
-            if (hk_find_is_outage(hk_find_fault_in_bin(x, se->host, k)))
-                continue;
-            const hk_tl_cell *c = hk_tl_cell_at(t, s, k);
-            uint64_t b = (uint64_t)c->err + c->warn;
-            ended += (uint64_t)c->ok + c->err;
-            bad += b;
-            q += c->q;
-            all += hk_find_line_q(x, first, k, k + 1);
-            if (b) {
-                k0 = k0 < 0 ? k : k0;
-                k1 = k;
-            }
-        }
-        if (ended < HK_FAILING_MIN || bad < HK_FAILING_MIN / 2 ||
-            (double)bad < HK_FAILING_RATE * (double)ended)
+        badness b;
+        bad_of(x, first, s, &b);
+        double sh = b.all ? (double)b.q / (double)b.all : 0;
+        int evidence = b.ended >= HK_FAILING_MIN && b.bad >= HK_FAILING_MIN / 2;
+        if (!rate_bad(&b) || (!evidence && sh >= HK_STARVED_SHARE))
             continue;
         const uint64_t *kinds = hk_tl_kinds(t, s);
         int main_kind = -1;
@@ -82,14 +110,13 @@ int hk_find_failing(fx *x, int first)
                 main_kind = e;
         char kw[240];
         kinds_words(kinds, kw, sizeof kw);
-        double sh = all ? (double)q / (double)all : 0;
         int strat = hk_find_strategy(x, se->table, se->line);
         if (hk_find_add(x, "failing", se->master, se->table, se->line, se->host,
-                        hk_find_secs(x, k0), "%s fails %.1f%% of its %llu attempts from %.0f s "
+                        hk_find_secs(x, b.k0), "%s fails %.1f%% of its %llu attempts from %.0f s "
                         "to %.0f s (%s) and gets %.1f%% of agent %d's queries (a fair share is "
                         "%.0f%%) under %s: %s", hk_find_host(x, se->host),
-                        100.0 * (double)bad / (double)ended, (unsigned long long)ended,
-                        hk_find_secs(x, k0), hk_find_secs(x, k1 + 1), kw, 100 * sh,
+                        100.0 * (double)b.bad / (double)b.ended, (unsigned long long)b.ended,
+                        hk_find_secs(x, b.k0), hk_find_secs(x, b.k1 + 1), kw, 100 * sh,
                         se->line + 1, 100.0 / n, hk_strat_get(strat)->name,
                         failing_response(strat, main_kind, sh, n)) < 0)
             return -1;

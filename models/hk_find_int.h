@@ -36,5 +36,8 @@ uint64_t hk_find_line_q(const fx *x, int first, int k0, int k1);
 /* hk_find_facts.c: failing and slow mirrors of the line starting at series first; idle. */
 int hk_find_failing(fx *x, int first);
 int hk_find_slow(fx *x, int first);
+/* Series s fails (or warns on) HK_FAILING_RATE of its attempts outside its outages, however
+ * few: not a healthy mirror, so leaving it alone is no starving. */
+int hk_find_unhealthy(const fx *x, int first, int s);
 
 #endif

@@ -264,11 +264,13 @@ int hk_strat_find(const char *value)
 
 int hk_strat_find_any(const char *value)
 {
-    for (int i = HK_STRAT_SEARCHD_N; i < HK_STRAT_N; i++)
+    for (int i = 0; i < HK_STRAT_N; i++)
         if (!strcmp(value, ops[i].name))
             return i;
-    return hk_strat_find(value);
+    return -1;
 }
+
+const char *hk_strat_name_at(int i) { return i >= 0 && i < HK_STRAT_N ? ops[i].name : NULL; }
 
 const hk_strat_ops *hk_strat_get(int id) { return &ops[id >= 0 && id < HK_STRAT_N ? id : 0]; }
 

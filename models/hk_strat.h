@@ -62,9 +62,11 @@ typedef struct hk_strat_ops {
 /* searchd's strategy by name, prefix-matched as searchd does ("nodeadstm" = nodeads); -1 if
  * none (a config's ha_strategy: the extensions are not searchd's). */
 int hk_strat_find(const char *value);
-/* Any strategy: an extension by its exact name, else as hk_strat_find (command lines,
- * scenario sim sections, claims). */
+/* Any strategy, searchd's or an extension, by its exact name (command lines, grids, scenario
+ * sim sections, claims: a prefix there is a typo, not searchd's reading); -1 if none. */
 int hk_strat_find_any(const char *value);
+/* The i-th strategy's name (searchd's four, then the extensions), NULL past the last. */
+const char *hk_strat_name_at(int i);
 const hk_strat_ops *hk_strat_get(int id);
 /* "random, roundrobin, nodeads or noerrors" — searchd's names, for messages. */
 const char *hk_strat_names(void);

@@ -28,4 +28,6 @@ int hk_variant_find(const char *name)
     return -1;
 }
 
+const char *hk_variant_name_at(int i) { return i >= 0 && i < HK_VAR_N ? variants[i].name : NULL; }
+
 const char *hk_variant_names(void) { return "manticore, manticore-fixed, sphinx2, documented"; }

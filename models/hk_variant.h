@@ -42,6 +42,8 @@ typedef struct hk_variant {
 
 const hk_variant *hk_variant_get(hk_variant_id id);
 int hk_variant_find(const char *name);     /* -1 if unknown */
-const char *hk_variant_names(void);        /* "manticore, manticore-fixed, ..." */
+const char *hk_variant_names(void);
+/* The i-th variant's name, NULL past the last. */
+const char *hk_variant_name_at(int i);        /* "manticore, manticore-fixed, ..." */
 
 #endif

@@ -21,8 +21,10 @@ typedef struct hasim_args {
     const char *scenario, *out;
     char outbuf[1024];
     long long seed;              /* -1 = scenario's */
-    int strat_all, strategy;     /* strategy -1 = scenario's */
-    int var_all, variant;        /* variant -1 = scenario's */
+    int strategy, variant;       /* one of each: -1 = the scenario's (or a comparison) */
+    int nstrat, strats[HK_STRAT_N]; /* --strategy's list (0: none given) */
+    int nvar, vars[HK_VAR_N];    /* --variant's list */
+    int compare;                 /* more than one strategy or variant: one folder a run */
     int64_t duration_us;
     int queries, plot, quiet, no_exec, check;
     hk_plot_sel sel;             /* what the plots draw */

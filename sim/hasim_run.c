@@ -30,8 +30,11 @@ static void usage(FILE *f)
 "options of a run:\n"
 "  --out DIR            output folder (default out/<scenario name>)\n"
 "  --seed N             seed (default: the scenario's sim { seed }, else 1)\n"
-"  --strategy NAME|all  override every line's ha_strategy: %s, or all\n"
-"  --variant NAME|all   which implementation: %s (default manticore), or all\n"
+"  --strategy LIST      override every line's ha_strategy: %s; a comma list,\n"
+"                       all (searchd's four) or every (with the extensions) compares them,\n"
+"                       the configured strategy first\n"
+"  --variant LIST       which implementation: %s (default manticore); a comma\n"
+"                       list or all compares them\n"
 "  --duration T         run length (default: the workload's duration)\n"
 "  --table-map LOG=CONF a trace's table name stands for the config's table (repeatable)\n"
 "  --queries            also write queries.csv (one row per query and agent line)\n"
@@ -68,22 +71,19 @@ static int value_opt(hasim_args *a, const char *s, const char *v)
         if (hk_cli_int(P, s, v, 0, 4294967295LL, &a->seed) < 0)
             return -1;
     } else if (!strcmp(s, "--strategy")) {
-        if (!strcmp(v, "all"))
-            a->strat_all = 1;
-        else if ((a->strategy = hk_strat_find_any(v)) < 0)
-            return bad("--strategy: expected all (searchd's four), random, roundrobin, nodeads, "
-                       "noerrors, or a hakarma extension (p2c, least-outstanding, peak-ewma, c3), "
-                       "got", v), -1;
+        if ((a->nstrat = hk_cli_strategies(P, s, v, a->strats, HK_STRAT_N)) < 0)
+            return -1;
+        a->compare |= a->nstrat > 1 || strchr(v, ',') || !strcmp(v, "all") || !strcmp(v, "every");
+        a->strategy = a->compare ? -1 : a->strats[0];
     } else if (!strcmp(s, "--table-map")) {
         if (a->ntmap == HK_TMAP_MAX || !strchr(v, '=') || v[0] == '=')
             return bad("--table-map: expected LOG=CONFIG (at most 64), got", v), -1;
         a->tmap[a->ntmap++] = v;
     } else if (!strcmp(s, "--variant")) {
-        if (!strcmp(v, "all"))
-            a->var_all = 1;
-        else if ((a->variant = hk_variant_find(v)) < 0)
-            return bad("--variant: expected manticore, manticore-fixed, sphinx2, documented or "
-                       "all, got", v), -1;
+        if ((a->nvar = hk_cli_variants(P, s, v, a->vars, HK_VAR_N)) < 0)
+            return -1;
+        a->compare |= a->nvar > 1 || !strcmp(v, "all");
+        a->variant = a->nvar == 1 ? a->vars[0] : -1;
     } else if (!strcmp(s, "--duration")) {
         if (hk_cli_time(P, s, v, HK_SEC, &a->duration_us) < 0)
             return -1;
@@ -436,29 +436,57 @@ static int write_strategies(const hk_scn *s, const char *dir, const runcfg *rc, 
     return hk_out_commit(&o, e);
 }
 
+/* The strategy every line of the scenario runs when nothing overrides it (-1: the lines differ,
+ * "configured"). */
+static int configured_strategy(const hk_scn *s)
+{
+    if (s->strategy >= 0)
+        return s->strategy;
+    int c = -2;
+    for (int t = 0; t < s->cl->ntables; t++)
+        for (int k = 0; k < s->cl->tables[t].nlines; k++) {
+            int id = s->cl->tables[t].lines[k].strategy;
+            c = c == -2 || c == id ? id : -1;
+        }
+    return c < 0 ? -1 : c;
+}
+
+/* The strategies to run: the one given, or for a comparison the configured one first, then
+ * the others of the list in its order. */
+static int plan_strategies(const hasim_args *a, const hk_scn *s, int *ids)
+{
+    if (!a->compare || !a->nstrat) {
+        ids[0] = a->strategy >= 0 ? a->strategy : s->strategy;
+        return 1;
+    }
+    int conf = configured_strategy(s), n = 0;
+    ids[n++] = conf;
+    for (int i = 0; i < a->nstrat; i++)
+        if (a->strats[i] != conf)
+            ids[n++] = a->strats[i];
+    return n;
+}
+
 static int plan(const hasim_args *a, const hk_scn *s, runcfg *rc)
 {
-    int n = 0;
-    for (int v = 0; v < HK_VAR_N; v++) {
-        int var = a->var_all ? v : a->variant >= 0 ? a->variant : s->variant;
-        for (int st = 0; st < HK_STRAT_SEARCHD_N; st++) {
-            int strat = a->strat_all ? st : a->strategy >= 0 ? a->strategy : s->strategy;
+    int ids[HK_STRAT_N + 1], ns = plan_strategies(a, s, ids), n = 0;
+    int nv = a->nvar ? a->nvar : 1;
+    for (int v = 0; v < nv; v++) {
+        int var = a->nvar ? a->vars[v] : s->variant;
+        for (int i = 0; i < ns; i++) {
+            int strat = ids[i];
             runcfg *r = &rc[n++];
             char label[64];
             sim_strategy_label(s, strat, label, sizeof label);
             r->strategy = strat;
             r->variant = var;
             snprintf(r->label, sizeof r->label, "%s/%s", label, hk_variant_get(var)->name);
-            if (a->strat_all || a->var_all)
+            if (a->compare)
                 snprintf(r->dir, sizeof r->dir, "%s/%s-%s", a->out, strat >= 0 ?
                          hk_strat_get(strat)->name : "configured", hk_variant_get(var)->name);
             else
                 snprintf(r->dir, sizeof r->dir, "%s", a->out);
-            if (!a->strat_all)
-                break;
         }
-        if (!a->var_all)
-            break;
     }
     return n;
 }
@@ -574,7 +602,7 @@ int hasim_run(int argc, char **argv)
         fprintf(stderr, P ": note: %s starts with '#!': ran it as Manticore does and read its "
                 "output as the config\n", L.ran[i]);
     hasim_print_warns(&L.warns);
-    runcfg cfg[HK_VAR_N * HK_STRAT_N];
+    runcfg cfg[HK_VAR_N * (HK_STRAT_N + 1)];
     int n = plan(&a, L.scn, cfg), R = L.scn->replications;
     sim_figures (*figs)[MAXREP] = calloc((size_t)n, sizeof *figs);
     runctx c = {&L, &a, {0}, 0, 0, NULL, NULL};

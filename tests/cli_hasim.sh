@@ -36,6 +36,15 @@ check "queries.csv header" 'head -1 "$T/q/queries.csv" | grep -q "^id,t_sched_s,
 n=$(awk -F, 'NR>1{print $1}' "$T/q/queries.csv" | sort -u | wc -l)
 check "every query has a row" '[ "$n" -gt 5000 ] && [ $(($(wc -l < "$T/q/queries.csv") - 1)) -eq "$n" ]'
 
+for name in nodeadsfoo noerrors2 random_x nodeads,nodeads; do
+  $H "$S/scenarios/textbook.scn" --out "$T/en" --duration 30s --strategy "$name" > "$T/en.out" 2>&1; rc=$?
+  check "--strategy $name is refused with rc 2 (exact names only, each once)" '[ $rc -eq 2 ] && [ ! -e "$T/en" ]'
+done
+check "a near name is suggested" 'grep -q "did you mean .nodeads.?" <($H "$S/scenarios/textbook.scn" --out "$T/en" --strategy nodeadsfoo 2>&1)'
+$H "$S/scenarios/textbook.scn" --out "$T/lst" --duration 30s --strategy roundrobin,peak-ewma > "$T/lst.out" 2>&1; rc=$?
+check "a comma list runs each, the configured strategy (noerrors) first" '[ $rc -eq 0 ] && [ "$(cut -d, -f1 "$T/lst/strategies.csv" | tail -n +2 | tr "\n" " ")" = "noerrors roundrobin peak-ewma " ]'
+$H "$S/scenarios/textbook.scn" --out "$T/every" --duration 30s --strategy every > /dev/null 2>&1; rc=$?
+check "--strategy every: searchd's four and the four extensions" '[ $rc -eq 0 ] && [ $(($(wc -l < "$T/every/strategies.csv") - 1)) -eq 8 ] && grep -q "^c3," "$T/every/strategies.csv"'
 $H "$S/scenarios/textbook.scn" --out "$T/all" --duration 3m --strategy all --plot > "$T/all.out" 2>&1
 check "--strategy all exits 0" '[ $? -eq 0 ]'
 check "strategies.csv has 4 rows" '[ $(($(wc -l < "$T/all/strategies.csv") - 1)) -eq 4 ]'

@@ -65,7 +65,10 @@ static void names_prefix_matched(void **st)
     assert_int_equal(hk_strat_find_any("peak-ewma"), HK_STRAT_PEAK_EWMA);
     assert_int_equal(hk_strat_find_any("c3"), HK_STRAT_C3);
     assert_int_equal(hk_strat_find_any("p2cx"), -1);
-    assert_int_equal(hk_strat_find_any("nodeadstm"), HK_STRAT_NODEADS);
+    /* outside a config a prefix is a typo, not searchd's reading */
+    assert_int_equal(hk_strat_find_any("nodeadstm"), -1);
+    assert_int_equal(hk_strat_find_any("noerrors2"), -1);
+    assert_int_equal(hk_strat_find_any("noerrors"), HK_STRAT_NOERRORS);
 }
 
 /* least-outstanding: the fewest in flight, ties uniform; p2c: the busiest of three is never
