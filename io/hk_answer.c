@@ -1,8 +1,10 @@
 /* hk_answer: findings, convergence and re-admission in words (see hk_answer.h). */
 #include "hk_answer.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hk_csv.h"
 #include "hk_file.h"
@@ -55,6 +57,95 @@ int hk_ans_findings_csv(const hk_ans *a, const char *dir, hk_err *err)
         fputc('\n', o.f);
     }
     return hk_out_commit(&o, err);
+}
+
+/* One finding as a JSON object (NULL out of memory). */
+static json_t *finding_json(const hk_ans *a, const hk_finding *x)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    int rc = json_object_set_new(o, "kind", json_string(x->kind));
+    rc |= json_object_set_new(o, "severe", json_boolean(hk_find_kind_severe(x->kind) > 0));
+    rc |= json_object_set_new(o, "master", x->master >= 0 ? json_integer(x->master) : json_null());
+    rc |= json_object_set_new(o, "table", x->table >= 0 ? json_string(table(a, x->table))
+                                                        : json_null());
+    rc |= json_object_set_new(o, "agent", x->table >= 0 && x->line >= 0
+                                              ? json_integer(x->line + 1) : json_null());
+    rc |= json_object_set_new(o, "mirror", x->host >= 0 ? json_string(host(a, x->host))
+                                                        : json_null());
+    rc |= json_object_set_new(o, "t_s", json_real(round(x->t_s * 1000) / 1000));
+    rc |= json_object_set_new(o, "detail", json_string(x->detail));
+    if (rc) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The document: schema, every kind checked with its count, the findings. */
+static json_t *findings_doc(const hk_ans *a)
+{
+    json_t *doc = json_object(), *list = json_array(), *counts = json_object();
+    int rc = !doc || !list || !counts;
+    for (int i = 0; !rc && i < a->fd->n; i++)
+        rc = json_array_append_new(list, finding_json(a, &a->fd->f[i]));
+    for (int k = 0; !rc && hk_find_kind(k); k++) {
+        int c = 0;
+        for (int i = 0; i < a->fd->n; i++)
+            c += !strcmp(a->fd->f[i].kind, hk_find_kind(k));
+        rc = json_object_set_new(counts, hk_find_kind(k), json_integer(c));
+    }
+    if (!rc) {
+        rc = json_object_set_new(doc, "schema", json_string(HK_FINDINGS_SCHEMA));
+        rc |= json_object_set_new(doc, "n", json_integer(a->fd->n));
+        rc |= json_object_set(doc, "checked", counts);
+        rc |= json_object_set(doc, "findings", list);
+    }
+    json_decref(list);
+    json_decref(counts);
+    if (rc) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+int hk_ans_findings_json(const hk_ans *a, const char *dir, hk_err *err)
+{
+    json_t *doc = findings_doc(a);
+    char *text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+                     : NULL;
+    json_decref(doc);
+    if (!text)
+        return hk_err_set(err, dir, 0, 0, "findings.json: out of memory");
+    size_t n = strlen(text);
+    text[n] = '\n'; /* json_dumps leaves room for its NUL: the file ends with a newline */
+    int rc = hk_out_write_all(dir, "findings.json", text, n + 1, err);
+    free(text);
+    return rc;
+}
+
+/* kind is a word of the comma list, or the list says "severe" and kind is. */
+static int kind_listed(const char *kind, const char *list)
+{
+    for (const char *p = list; ; ) {
+        size_t l = strcspn(p, ",");
+        if ((l == strlen(kind) && !strncmp(p, kind, l)) ||
+            (l == 6 && !strncmp(p, "severe", 6) && hk_find_kind_severe(kind) > 0))
+            return 1;
+        if (!p[l])
+            return 0;
+        p += l + 1;
+    }
+}
+
+int hk_ans_fail_on(const hk_ans *a, const char *kinds)
+{
+    for (int i = 0; kinds && i < a->fd->n; i++)
+        if (kind_listed(a->fd->f[i].kind, kinds))
+            return 1;
+    return 0;
 }
 
 void hk_ans_conv(FILE *f, const hk_ans *a)
@@ -179,16 +270,14 @@ void hk_ans_conv_cell(const hk_ans *a, char *buf, int n)
 
 void hk_ans_kinds_cell(const hk_ans *a, char *buf, int n)
 {
-    static const char *kinds[] = {"starved", "locked", "failing_share", "flood", "herding",
-                                  "overload", "oscillation", "fault_outside_run"};
     int o = 0;
     buf[0] = '\0';
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    for (int k = 0; hk_find_kind(k); k++) {
         int c = 0;
         for (int i = 0; i < a->fd->n; i++)
-            c += !strcmp(a->fd->f[i].kind, kinds[k]);
+            c += !strcmp(a->fd->f[i].kind, hk_find_kind(k));
         if (c && o < n)
-            o += snprintf(buf + o, (size_t)(n - o), "%s%d %s", o ? ", " : "", c, kinds[k]);
+            o += snprintf(buf + o, (size_t)(n - o), "%s%d %s", o ? ", " : "", c, hk_find_kind(k));
     }
     if (!o)
         snprintf(buf, (size_t)n, "none");

@@ -20,6 +20,13 @@ typedef struct hk_ans {          /* one run's analysis, for printing */
 void hk_ans_findings(FILE *f, const hk_ans *a);
 /* findings.csv: kind,master,table,agent,mirror,t_s,detail */
 int hk_ans_findings_csv(const hk_ans *a, const char *dir, hk_err *err);
+/* findings.json (schema HK_FINDINGS_SCHEMA, see README "Findings"): {"schema", "n",
+ * "checked": {kind: count for every kind checked}, "findings": [{"kind", "severe", "master"
+ * (null: all masters), "table", "agent", "mirror" (null: none), "t_s", "detail"}]}. */
+#define HK_FINDINGS_SCHEMA "hakarma-findings/1"
+int hk_ans_findings_json(const hk_ans *a, const char *dir, hk_err *err);
+/* 1 if a finding's kind is in kinds (a comma list, as --fail-on gives it). */
+int hk_ans_fail_on(const hk_ans *a, const char *kinds);
 /* readmission.csv: fault,master,table,agent,mirror,pre_share,first_query_s,back_s,peak_share,
  * peak_s (-1: never / n/a). */
 int hk_ans_readmission_csv(const hk_ans *a, const char *dir, hk_err *err);

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <string.h>
+#include "hk_find.h"
 #include "hk_keys.h"
 #include "hk_strat.h"
 #include "hk_time.h"
@@ -83,6 +84,36 @@ int hk_cli_strategies(const char *prog, const char *opt, const char *v, int *ids
 int hk_cli_variants(const char *prog, const char *opt, const char *v, int *ids, int max)
 {
     return name_list(prog, opt, v, hk_variant_name_at, hk_variant_names(), HK_VAR_N, 0, ids, max);
+}
+
+int hk_cli_kinds(const char *prog, const char *opt, const char *v)
+{
+    const char *names[64];
+    int nn = 0;
+    while (nn < 62 && hk_find_kind(nn)) {
+        names[nn] = hk_find_kind(nn);
+        nn++;
+    }
+    names[nn++] = "severe";
+    names[nn] = NULL;
+    for (const char *p = v; ; ) {
+        size_t l = strcspn(p, ",");
+        int known = 0;
+        for (int i = 0; i < nn && !known; i++)
+            known = strlen(names[i]) == l && !strncmp(p, names[i], l);
+        if (!known) {
+            char w[64];
+            snprintf(w, sizeof w, "%.*s", (int)(l < sizeof w - 1 ? l : sizeof w - 1), p);
+            const char *near = hk_nearest(w, names);
+            fprintf(stderr, "%s: %s: unknown finding kind '%s'%s%s%s; expected a comma list of "
+                    "kinds or severe\n", prog, opt, w, near ? " (did you mean '" : "",
+                    near ? near : "", near ? "'?)" : "");
+            return -1;
+        }
+        if (!p[l])
+            return 0;
+        p += l + 1;
+    }
 }
 
 int hk_cli_real(const char *prog, const char *opt, const char *v, double min, double max,

@@ -21,6 +21,8 @@ void hk_cli_version(const char *prog);
  * extensions too), each once; ids in the order given. The count, or -1 after printing the
  * unknown name and the nearest known one. --variant's likewise (`all`, no extensions). */
 int hk_cli_strategies(const char *prog, const char *opt, const char *v, int *ids, int max);
+/* --fail-on's value: a comma list of finding kinds (or severe); 0, or -1 after printing. */
+int hk_cli_kinds(const char *prog, const char *opt, const char *v);
 int hk_cli_variants(const char *prog, const char *opt, const char *v, int *ids, int max);
 
 typedef struct hk_progress {

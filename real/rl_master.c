@@ -787,7 +787,8 @@ int rl_master_analyse(rl_master *m, const hk_scn *scn, hk_findings *out, const c
     if (rc < 0)
         return hk_err_set(err, dir, 0, 0, "out of memory");
     hk_ans a = {out, &m->tl, scn, 1};
-    if (hk_ans_findings_csv(&a, dir, err) < 0 || hk_ans_readmission_csv(&a, dir, err) < 0 ||
+    if (hk_ans_findings_csv(&a, dir, err) < 0 || hk_ans_findings_json(&a, dir, err) < 0 ||
+        hk_ans_readmission_csv(&a, dir, err) < 0 ||
         hk_ans_timeline_csv(&a, dir, err) < 0 || hk_ans_convergence_csv(&a, dir, err) < 0)
         return -1;
     return 0;

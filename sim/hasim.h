@@ -15,7 +15,7 @@
 #include "sim.h"
 #include "sim_report.h"
 
-enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
+enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_FINDING = 4 };
 
 typedef struct hasim_args {
     const char *scenario, *out;
@@ -27,6 +27,7 @@ typedef struct hasim_args {
     int compare;                 /* more than one strategy or variant: one folder a run */
     int64_t duration_us;
     int queries, plot, quiet, no_exec, check;
+    const char *fail_on;         /* --fail-on's kinds (comma list), or NULL */
     hk_plot_sel sel;             /* what the plots draw */
     int ntmap;                   /* --table-map LOG=CONF, added to the scenario's table_map */
     const char *tmap[HK_TMAP_MAX];
@@ -40,6 +41,7 @@ typedef struct runctx {
     int done, total;
     void (*inspect)(void *ictx, const sim_world *w, const sim_result *r); /* each run, or NULL */
     void *ictx;
+    int failed_on;               /* a run raised a finding of a --fail-on kind */
 } runctx;
 
 /* One simulation of s with o: files into dir (when not NULL), its figures into fig, its report

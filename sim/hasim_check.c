@@ -115,7 +115,7 @@ int hasim_check(const hasim_args *a)
     int n = rc || !k.ok || !k.ev ? 0 : plan(&k, runs);
     for (int i = 0; k.ok && i < L.scn->nclaims; i++)
         k.ok[i] = -1;
-    runctx c = {&L, a, {0}, 0, n, inspect, &k};
+    runctx c = {&L, a, {0}, 0, n, inspect, &k, 0};
     hk_progress_init(&c.prog, "hasim", a->quiet);
     for (int i = 0; rc == 0 && i < n; i++) {
         hk_warns w = {0};

@@ -43,6 +43,8 @@ static void usage(FILE *f)
 "  --mirrors LIST       plots: the mirrors to draw, e.g. box1:9312,box2:9312\n"
 "  --master N           plots: the master to draw (default 0)\n"
 "  --check              check the scenario's expect { } claims; exit 1 if one fails\n"
+"  --fail-on KINDS      exit 4 when a run raises a finding of one of these kinds (a comma\n"
+"                       list: failing,starved,locked,...; severe = every severe kind)\n"
 "  --no-exec            refuse a config that is a '#!' script (default: run it, as Manticore)\n"
 "  --quiet              print nothing but errors\n"
 "  --help, --version\n"
@@ -51,7 +53,8 @@ static void usage(FILE *f)
 "  agent_status.txt, scenario.txt, queries.csv (--queries), strategies.csv (several runs),\n"
 "  plots/ and index.html (--plot)\n"
 "exit codes: 0 ok; 1 run-time failure (or a failed --check); 2 bad command line;\n"
-"  3 bad input (config, scenario, trace, sample file: file:line:column)\n",
+"  3 bad input (config, scenario, trace, sample file: file:line:column); 4 a finding named\n"
+"  by --fail-on was raised (the run's files are complete)\n",
             hk_strat_all_names(), hk_variant_names());
 }
 
@@ -75,6 +78,10 @@ static int value_opt(hasim_args *a, const char *s, const char *v)
             return -1;
         a->compare |= a->nstrat > 1 || strchr(v, ',') || !strcmp(v, "all") || !strcmp(v, "every");
         a->strategy = a->compare ? -1 : a->strats[0];
+    } else if (!strcmp(s, "--fail-on")) {
+        if (hk_cli_kinds(P, s, v) < 0)
+            return -1;
+        a->fail_on = v;
     } else if (!strcmp(s, "--table-map")) {
         if (a->ntmap == HK_TMAP_MAX || !strchr(v, '=') || v[0] == '=')
             return bad("--table-map: expected LOG=CONFIG (at most 64), got", v), -1;
@@ -292,6 +299,7 @@ int hasim_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figures *f
         return input ? EXIT_INPUT : EXIT_RUN;
     }
     sim_figures_of(w, &r, fig);
+    c->failed_on |= hk_ans_fail_on(&r.ans, c->a->fail_on);
     if (c->inspect)
         c->inspect(c->ictx, w, &r);
     if (report)
@@ -605,12 +613,17 @@ int hasim_run(int argc, char **argv)
     runcfg cfg[HK_VAR_N * (HK_STRAT_N + 1)];
     int n = plan(&a, L.scn, cfg), R = L.scn->replications;
     sim_figures (*figs)[MAXREP] = calloc((size_t)n, sizeof *figs);
-    runctx c = {&L, &a, {0}, 0, 0, NULL, NULL};
+    runctx c = {&L, &a, {0}, 0, 0, NULL, NULL, 0};
     rc = figs ? run_grid(&c, cfg, n, R, figs) : EXIT_RUN;
     if (rc == 0 && a.plot)
         plots(&a, cfg, n);
     if (rc == 0 && !a.quiet)
         printf("files: %s/\n", a.out);
+    if (rc == 0 && c.failed_on) {
+        fprintf(stderr, P ": a finding of a kind in --fail-on %s was raised (exit %d)\n",
+                a.fail_on, EXIT_FINDING);
+        rc = EXIT_FINDING;
+    }
     free(figs);
     hk_loaded_free(&L);
     return rc;

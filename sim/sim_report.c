@@ -219,6 +219,8 @@ int sim_write_files(const sim_world *w, const sim_result *r, const char *dir, hk
     if (rc == 0)
         rc = hk_ans_findings_csv(&r->ans, dir, err);
     if (rc == 0)
+        rc = hk_ans_findings_json(&r->ans, dir, err);
+    if (rc == 0)
         rc = hk_ans_readmission_csv(&r->ans, dir, err);
     if (rc == 0)
         rc = hk_ans_timeline_csv(&r->ans, dir, err);

@@ -36,6 +36,15 @@ check "queries.csv header" 'head -1 "$T/q/queries.csv" | grep -q "^id,t_sched_s,
 n=$(awk -F, 'NR>1{print $1}' "$T/q/queries.csv" | sort -u | wc -l)
 check "every query has a row" '[ "$n" -gt 5000 ] && [ $(($(wc -l < "$T/q/queries.csv") - 1)) -eq "$n" ]'
 
+$H "$S/tests/corpus/failing-rr-errors.scn" --out "$T/fo" --fail-on locked,failing > /dev/null 2>&1; rc=$?
+check "--fail-on failing exits 4 when m2 fails (and the files are complete)" '[ $rc -eq 4 ] && [ -s "$T/fo/report.txt" ] && [ -z "$(find "$T/fo" -name "*.part")" ]'
+check "findings.json: the schema, the failing mirror, every kind checked" 'grep -q "\"schema\": \"hakarma-findings/1\"" "$T/fo/findings.json" && grep -q "\"mirror\": \"b:9312\"" "$T/fo/findings.json" && grep -q "\"fault_outside_run\": 0" "$T/fo/findings.json"'
+$H "$S/tests/corpus/failing-rr-errors.scn" --out "$T/fo2" --fail-on locked,starved > /dev/null 2>&1; rc=$?
+check "--fail-on of kinds not raised exits 0" '[ $rc -eq 0 ]'
+$H "$S/tests/corpus/failing-rr-errors.scn" --out "$T/fo3" --fail-on severe > /dev/null 2>&1; rc=$?
+check "--fail-on severe counts failing" '[ $rc -eq 4 ]'
+$H "$S/tests/corpus/failing-rr-errors.scn" --out "$T/fo4" --fail-on lockd > "$T/fo4.out" 2>&1; rc=$?
+check "--fail-on an unknown kind: rc 2, the nearest named" '[ $rc -eq 2 ] && grep -q "did you mean .locked" "$T/fo4.out"'
 for name in nodeadsfoo noerrors2 random_x nodeads,nodeads; do
   $H "$S/scenarios/textbook.scn" --out "$T/en" --duration 30s --strategy "$name" > "$T/en.out" 2>&1; rc=$?
   check "--strategy $name is refused with rc 2 (exact names only, each once)" '[ $rc -eq 2 ] && [ ! -e "$T/en" ]'
