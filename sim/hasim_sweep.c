@@ -138,7 +138,6 @@ typedef struct sweeper {
     runctx c;
     hasim_args ha;
     const char *out;
-    long current;                /* the scenario's own point, or -1 */
 } sweeper;
 
 /* Every replication of point p, its rows into out/runs/p.csv. */
@@ -174,7 +173,7 @@ static int run_point(sweeper *w, long p, unsigned long long seed0, int variant)
 static int work(sweeper *w, int k, unsigned long long seed0, int variant)
 {
     long i = 0;
-    for (long p = w->a->shard_k - 1; p < w->g->npoints; p += w->a->shard_n, i++) {
+    for (long p = w->a->shard_k - 1; p < w->g->nrun; p += w->a->shard_n, i++) {
         if (i % w->a->jobs != k)
             continue;
         int rc = run_point(w, p, seed0, variant);
@@ -214,11 +213,11 @@ static int finish(sweeper *w, const sweep_meta *m)
     if (w->a->shard_n > 1) {
         if (!w->a->quiet)
             printf("shard %lld/%lld of %ld settings done in %s/; hasim merge DIR... --out DIR "
-                   "combines the shards\n", w->a->shard_k, w->a->shard_n, w->g->npoints, w->out);
+                   "combines the shards\n", w->a->shard_k, w->a->shard_n, w->g->nrun, w->out);
         return 0;
     }
     const char *dirs[1] = {w->out};
-    if (sweep_finish(dirs, 1, w->out, m, w->g, w->current, w->a->quiet, &e) < 0)
+    if (sweep_finish(dirs, 1, w->out, m, w->g, w->a->quiet, &e) < 0)
         return hasim_print_err(&e), EXIT_RUN;
     if (!w->a->quiet)
         printf("files: %s/\n", w->out);
@@ -239,17 +238,19 @@ static int plain(sweeper *w, unsigned long long seed, int variant)
     return rc;
 }
 
-static int sweep(sweeper *w, hk_loaded *L)
+static int sweep(sweeper *w, sweep_grid *g, hk_loaded *L)
 {
     const sweep_args *a = w->a;
     hk_err e;
     int variant = a->variant >= 0 ? a->variant : L->scn->variant;
     if (!(w->s = hk_loaded_scn(L, variant, NULL, &e)))
         return hasim_print_err(&e), EXIT_INPUT;
+    char msg[400];
+    if (sweep_grid_bind(g, w->s, variant, msg, sizeof msg) < 0)
+        return bad("--grid", msg);
     unsigned long long seed = a->seed >= 0 ? (unsigned long long)a->seed : w->s->seed;
     if (sweep_save(w->s, &w->sv) < 0)
         return EXIT_RUN;
-    w->current = sweep_current(w->g, w->s, variant);
     sweep_meta m = {0};
     snprintf(m.scenario, sizeof m.scenario, "%s", a->scenario);
     snprintf(m.grid, sizeof m.grid, "%s", a->grid);
@@ -258,9 +259,10 @@ static int sweep(sweeper *w, hk_loaded *L)
     m.variant = variant;
     m.duration_us = a->duration_us;
     m.objective = (sweep_obj)a->objective;
+    sweep_meta_bind(&m, g);
     int rc;
     char runs[1100];
-    if (w->g->npoints == 1)
+    if (w->g->nrun == 1)
         rc = plain(w, seed, variant);
     else if (snprintf(runs, sizeof runs, "%s/runs", w->out) < 0 || hk_mkdirs(runs, &e) < 0 ||
              sweep_meta_write(w->out, &m, &e) < 0)
@@ -297,13 +299,12 @@ int hasim_sweep(int argc, char **argv)
     w.a = &a;
     w.g = &g;
     w.out = a.out;
-    w.current = -1;
     w.ha.scenario = a.scenario;
     w.ha.quiet = 1;
     w.c.L = &L;
     w.c.a = &w.ha;
     hk_progress_init(&w.c.prog, P, 1);
-    rc = sweep(&w, &L);
+    rc = sweep(&w, &g, &L);
     hk_loaded_free(&L);
     return rc;
 }
@@ -345,15 +346,9 @@ int hasim_merge(int argc, char **argv)
     if (sweep_grid_parse(m.grid, &g, msg, sizeof msg) < 0)
         return fprintf(stderr, P " merge: %s/sweep.meta: grid: %s\n", dirs[0], msg),
                EXIT_INPUT;
-    hk_loaded L; /* the current settings are the scenario's: read it again */
-    long cur = -1;
-    if (hk_scn_load(m.scenario, 0, &L, &e) == 0) {
-        hk_scn *s = hk_loaded_scn(&L, m.variant, NULL, &e);
-        cur = s ? sweep_current(&g, s, m.variant) : -1;
-        hk_loaded_free(&L);
-    }
+    sweep_grid_from_meta(&g, &m); /* the bound figures: no scenario needed to rank shards */
     if (hk_mkdirs(out, &e) < 0 || sweep_meta_write(out, &m, &e) < 0 ||
-        sweep_finish(dirs, nd, out, &m, &g, cur, quiet, &e) < 0)
+        sweep_finish(dirs, nd, out, &m, &g, quiet, &e) < 0)
         return hasim_print_err(&e), EXIT_RUN;
     if (!quiet)
         printf("files: %s/\n", out);

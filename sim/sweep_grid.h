@@ -21,6 +21,8 @@ typedef enum sweep_key {
 
 typedef struct sweep_axis {
     sweep_key key;
+    char table[64];              /* "goods.ha_strategy": that table only; "" = every table */
+    int tix;                     /* its index once bound (sweep_grid_bind), -1 = every table */
     int n;
     char text[SWEEP_VALUES_MAX][32];     /* as written */
     int64_t v[SWEEP_VALUES_MAX];         /* strategy/variant id, us, or a count */
@@ -29,11 +31,25 @@ typedef struct sweep_axis {
 typedef struct sweep_grid {
     int naxes;
     sweep_axis ax[SWEEP_KEYS_MAX];
-    long npoints;
+    long npoints;                /* the grid's points */
+    long nrun;                   /* points run: npoints, plus the baseline (index npoints) when
+                                    the scenario's own settings are not a grid point */
+    long current;                /* the scenario's own settings' point (npoints: the baseline) */
+    char base[600];              /* the baseline's label: "as configured (ha_strategy=...)" */
+    char overrode[600];          /* what a global ha_strategy overrides: "goods (noerrors), ..." */
 } sweep_grid;
 
-/* Parse "key=v1,v2 key2=..."; on error -1 and msg "column COL: what was expected". */
+/* Parse "key=v1,v2 table.key=..."; on error -1 and msg "column COL: what was expected" (a value
+ * given twice is an error). */
 int sweep_grid_parse(const char *text, sweep_grid *g, char *msg, size_t n);
+/* Bind the grid to the loaded scenario: the tables its keys name (an unknown one: -1, msg),
+ * the current settings' point (or a baseline point after the grid), what a global ha_strategy
+ * overrides. */
+int sweep_grid_bind(sweep_grid *g, const hk_scn *s, int variant, char *msg, size_t n);
+/* Point p's settings as a config says them for the dialect of variant (2.2.11 reads no time
+ * suffixes: bare seconds and milliseconds for both): "searchd { ha_period_karma = 10 }
+ * table goods { ha_strategy = nodeads }"; "" for the baseline. */
+void sweep_point_config(const sweep_grid *g, long p, char *buf, size_t n);
 const char *sweep_key_name(sweep_key k);
 /* The value index of axis a at point p. */
 int sweep_point_value(const sweep_grid *g, long p, int a);
@@ -46,6 +62,7 @@ typedef struct sweep_saved {
     int ntables;
     int64_t *conn, *query;
     int *retry;
+    int *strat;                  /* per table: its lines' strategies, line after line */
 } sweep_saved;
 
 int sweep_save(const hk_scn *s, sweep_saved *sv);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hk_csv.h"
 #include "hk_file.h"
+#include "hk_find.h"
 #include "hk_strat.h"
 #include "hk_variant.h"
 
@@ -19,6 +20,8 @@ typedef struct agg {             /* one grid point over its replications */
     int never, nofault;          /* readmission: never within a run / no fault at all */
     double mean[NMET], half[NMET];
     char findings[160];          /* the first replication's */
+    int severe;                  /* runs with a severe finding (hk_find_kind_severe) */
+    char severe_kinds[160];      /* which: "locked, starved" */
 } agg;
 
 static const char *const objs[] = {"p99", "p999", "failures", "readmit", NULL};
@@ -77,9 +80,10 @@ int sweep_meta_write(const char *dir, const sweep_meta *m, hk_err *err)
 {
     char buf[6000];
     int n = snprintf(buf, sizeof buf, "scenario\t%s\ngrid\t%s\nreplications\t%d\nseed\t%llu\n"
-                     "variant\t%d\nduration_us\t%lld\nobjective\t%s\n", m->scenario, m->grid,
+                     "variant\t%d\nduration_us\t%lld\nobjective\t%s\npoints\t%ld\ncurrent\t%ld\n"
+                     "baseline\t%s\noverrode\t%s\n", m->scenario, m->grid,
                      m->replications, m->seed, m->variant, (long long)m->duration_us,
-                     sweep_obj_name(m->objective));
+                     sweep_obj_name(m->objective), m->nrun, m->current, m->base, m->overrode);
     return hk_out_write_all(dir, "sweep.meta", buf, (size_t)n, err);
 }
 
@@ -118,12 +122,37 @@ int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err)
             got |= 32, m->duration_us = strtoll(v, NULL, 10);
         else if (!strcmp(s, "objective"))
             got |= 64, m->objective = (sweep_obj)sweep_obj_find(v);
+        else if (!strcmp(s, "points"))
+            got |= 128, m->nrun = atol(v);
+        else if (!strcmp(s, "current"))
+            got |= 256, m->current = atol(v);
+        else if (!strcmp(s, "baseline"))
+            got |= 512, snprintf(m->base, sizeof m->base, "%s", v);
+        else if (!strcmp(s, "overrode"))
+            got |= 1024, snprintf(m->overrode, sizeof m->overrode, "%s", v);
     }
     free(buf);
-    if (got != 127 || (int)m->objective < 0 || m->replications < 1 || m->replications > 1000)
+    if (got != 2047 || m->current < 0 || m->current >= m->nrun || (int)m->objective < 0 || m->replications < 1 || m->replications > 1000)
         return hk_err_set(err, path, line, 1, "expected the sweep.meta a sweep writes (scenario, "
-                          "grid, replications, seed, variant, duration_us, objective)");
+                          "grid, replications, seed, variant, duration_us, objective, points, "
+                          "current, baseline, overrode)");
     return 0;
+}
+
+void sweep_meta_bind(sweep_meta *m, const sweep_grid *g)
+{
+    m->nrun = g->nrun;
+    m->current = g->current;
+    snprintf(m->base, sizeof m->base, "%s", g->base);
+    snprintf(m->overrode, sizeof m->overrode, "%s", g->overrode);
+}
+
+void sweep_grid_from_meta(sweep_grid *g, const sweep_meta *m)
+{
+    g->nrun = m->nrun;
+    g->current = m->current;
+    snprintf(g->base, sizeof g->base, "%s", m->base);
+    snprintf(g->overrode, sizeof g->overrode, "%s", m->overrode);
 }
 
 /* ---- aggregation -------------------------------------------------------------- */
@@ -141,6 +170,27 @@ static int point_file(const char *const *dirs, int nd, long p, char *path, size_
     }
     return hk_err_set(err, dirs[0], 0, 0, "no results for grid point %ld (runs/%ld.csv in none "
                       "of the folders): a shard missing?", p, p);
+}
+
+/* The severe kinds of a findings cell ("2 starved, 1 locked") into x's list; 1 if any. */
+static int note_severe(agg *x, const char *cell)
+{
+    int any = 0;
+    for (int k = 0; hk_find_kind(k); k++) {
+        const char *kind = hk_find_kind(k);
+        size_t l = strlen(kind);
+        int found = 0;
+        for (const char *p = strstr(cell, kind); p && !found; p = strstr(p + 1, kind))
+            found = p > cell && p[-1] == ' ' && (p[l] == ',' || !p[l]);
+        if (!found || hk_find_kind_severe(kind) <= 0)
+            continue;
+        any = 1;
+        if (!strstr(x->severe_kinds, kind)) {
+            size_t o = strlen(x->severe_kinds);
+            snprintf(x->severe_kinds + o, sizeof x->severe_kinds - o, "%s%s", o ? ", " : "", kind);
+        }
+    }
+    return any;
 }
 
 static int read_point(const char *const *dirs, int nd, long p, const sweep_grid *g, agg *x,
@@ -173,6 +223,7 @@ static int read_point(const char *const *dirs, int nd, long p, const sweep_grid 
             x->sum[M_READMIT] += atof(m[6]), x->sq[M_READMIT] += atof(m[6]) * atof(m[6]);
         if (!x->n)
             snprintf(x->findings, sizeof x->findings, "%s", m[7]);
+        x->severe += note_severe(x, m[7]);
         x->n++;
     }
     hk_csvr_close(&r);
@@ -218,11 +269,14 @@ static int differ(double a, double ha, double b, double hb)
     return fabs(a - b) > tol;
 }
 
-/* Ranking order: the objective; where two points are within noise of each other, fewer
- * failures, then faster re-admission, then the objective's mean, then grid order. */
+/* Ranking order: points whose runs raised no severe finding first; then the objective; where
+ * two points are within noise of each other, fewer failures, then faster re-admission, then the
+ * objective's mean, then grid order. */
 static int better(const rank_ctx *c, long i, long j)
 {
     const agg *x = &c->a[i], *y = &c->a[j];
+    if (!x->severe != !y->severe) /* a point free of severe findings first, whatever its p99 */
+        return !x->severe;
     double a = objective(x, c->o), b = objective(y, c->o);
     if (differ(a, half_of(x, c->o), b, half_of(y, c->o)))
         return a < b;
@@ -300,6 +354,8 @@ static void figures(char *b, size_t n, const agg *x)
 /* A point an operator can configure: searchd's strategies, the scenario's variant. */
 static int configurable(const sweep_grid *g, long p, int variant)
 {
+    if (p >= g->npoints) /* the baseline: the scenario as it is configured */
+        return 1;
     for (int a = 0; a < g->naxes; a++) {
         int64_t v = g->ax[a].v[sweep_point_value(g, p, a)];
         if ((g->ax[a].key == SK_STRATEGY && v >= HK_STRAT_SEARCHD_N) ||
@@ -309,36 +365,117 @@ static int configurable(const sweep_grid *g, long p, int variant)
     return 1;
 }
 
+/* Which of (objective, failures, re-admission) a and b are within noise of each other on:
+ * "p99, failures and re-admission", or "" when they differ on the objective. */
+static void tie_words(const agg *a, const agg *b, sweep_obj o, char *buf, size_t n)
+{
+    static const sweep_obj dim[3] = {SO_P99, SO_FAILURES, SO_READMIT};
+    static const char *const word[4] = {"p99", "p999", "failures", "re-admission"};
+    const char *tied[4];
+    int nt = 0;
+    buf[0] = '\0';
+    if (differ(objective(a, o), half_of(a, o), objective(b, o), half_of(b, o)))
+        return;
+    tied[nt++] = word[o];
+    for (int k = 0; k < 3; k++)
+        if (dim[k] != o && (o != SO_P999 || dim[k] != SO_P99) &&
+            !differ(objective(a, dim[k]), half_of(a, dim[k]), objective(b, dim[k]),
+                    half_of(b, dim[k])))
+            tied[nt++] = word[dim[k]];
+    for (int i = 0, off = 0; i < nt; i++)
+        off += snprintf(buf + off, n - (size_t)off, "%s%s", i == 0 ? "" : i == nt - 1 ? " and "
+                        : ", ", tied[i]);
+}
+
+static long rank_of(const long *order, long n, long p)
+{
+    long r = 0;
+    while (r < n && order[r] != p)
+        r++;
+    return r;
+}
+
+/* The recommendation: the best point an operator can configure with no severe finding; else
+ * (every configurable point raises one) none, with the least bad and what they all raise. */
+/* Points tied with best within noise (severe ones only when best is severe itself). */
+static void ties(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *a,
+                 const long *order, long best)
+{
+    char lab[600], tie[120];
+    for (long i = 0; i < g->nrun; i++) {
+        long p = order[i];
+        if (p == best || (a[p].severe && !a[best].severe))
+            continue;
+        tie_words(&a[best], &a[p], m->objective, tie, sizeof tie);
+        if (!tie[0])
+            continue;
+        sweep_point_label(g, p, lab, sizeof lab);
+        fprintf(o, "  rank 1 ties with rank %ld (%s): within noise on %s\n", i + 1, lab, tie);
+    }
+}
+
+/* The recommendation: the best point an operator can configure with no severe finding — or the
+ * current settings when that point is not better beyond noise; none when every configurable
+ * point raises a severe finding (then the least bad, and what they raise). */
+static void recommend(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *a,
+                      const long *order, long best)
+{
+    char lab[600], fig[200], cfg[600];
+    long cur = g->current;
+    if (best < 0) {
+        fprintf(o, "RECOMMENDATION: none: no point of the grid is a setting searchd offers\n");
+        return;
+    }
+    sweep_point_label(g, best, lab, sizeof lab);
+    figures(fig, sizeof fig, &a[best]);
+    if (a[best].severe) {
+        fprintf(o, "RECOMMENDATION: none: every setting of the grid raises a severe finding "
+                "(%s in the best one); changing these settings does not fix it. Least bad: %s: "
+                "%s\n", a[best].severe_kinds, lab, fig);
+    } else if (best == cur || (!a[cur].severe && !dominated_by(a, cur, best))) {
+        sweep_point_label(g, cur, lab, sizeof lab);
+        figures(fig, sizeof fig, &a[cur]);
+        fprintf(o, "RECOMMENDATION: keep your current settings (%s): no point of the grid is "
+                "better beyond noise on %s, failures or re-admission: %s; findings: %s\n", lab,
+                sweep_obj_name(m->objective), fig, a[cur].findings);
+    } else {
+        sweep_point_config(g, best, cfg, sizeof cfg);
+        fprintf(o, "RECOMMENDATION: %s: %s; findings: %s\n", lab, fig, a[best].findings);
+        if (cfg[0])
+            fprintf(o, "  in the config (as %s reads it): %s\n",
+                    hk_dialect_of(m->variant) == HK_DIALECT_SPHINX2
+                        ? "Sphinx 2.2.11, with no time suffixes," : "Manticore", cfg);
+    }
+    ties(o, m, g, a, order, best);
+}
+
 static void report(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *a,
-                   const long *order, long current)
+                   const long *order)
 {
     char lab[600], fig[200];
-    long n = g->npoints, best = -1, best_any = order[0];
+    long n = g->nrun, best = -1, best_any = order[0], current = g->current;
     for (long i = 0; i < n && best < 0; i++)
         if (configurable(g, order[i], m->variant))
             best = order[i];
-    fprintf(o, "sweep of %s: %ld settings x %d replications (seeds from %llu, common random "
-            "numbers), objective %s, 95%% confidence intervals\n", m->scenario, n, m->replications,
-            m->seed, sweep_obj_name(m->objective));
-    if (best >= 0) {
-        sweep_point_label(g, best, lab, sizeof lab);
-        figures(fig, sizeof fig, &a[best]);
-        fprintf(o, "RECOMMENDATION: %s: %s\n", lab, fig);
-    } else {
-        fprintf(o, "RECOMMENDATION: none: no point of the grid is a setting searchd offers\n");
-    }
-    if (current >= 0) {
-        long r = 0;
-        while (order[r] != current)
-            r++;
-        sweep_point_label(g, current, lab, sizeof lab);
-        figures(fig, sizeof fig, &a[current]);
-        fprintf(o, "  your current settings (%s): %s — rank %ld of %ld%s\n", lab, fig, r + 1, n,
-                best >= 0 && best != current && !dominated_by(a, current, best)
-                    ? "; within noise of the recommendation: no change needed" : "");
-    } else {
-        fprintf(o, "  your current settings are not in the grid\n");
-    }
+    fprintf(o, "sweep of %s: %ld settings%s x %d replications (seeds from %llu, common random "
+            "numbers), objective %s, 95%% confidence intervals\n", m->scenario, g->npoints,
+            n > g->npoints ? " and the current one" : "", m->replications, m->seed,
+            sweep_obj_name(m->objective));
+    if (g->overrode[0])
+        fprintf(o, "ha_strategy in the grid overrides every table's own: %s (per table: "
+                "TABLE.ha_strategy=...)\n", g->overrode);
+    long severe = 0;
+    for (long i = 0; i < n; i++)
+        severe += a[i].severe > 0;
+    if (severe == n)
+        fprintf(o, "every point raises a severe finding in its runs (the first one's: %s)\n",
+                a[0].severe_kinds);
+    recommend(o, m, g, a, order, best);
+    sweep_point_label(g, current, lab, sizeof lab);
+    figures(fig, sizeof fig, &a[current]);
+    fprintf(o, "  your current settings (%s): %s — rank %ld of %ld%s%s\n", lab, fig,
+            rank_of(order, n, current) + 1, n, a[current].severe ? "; severe findings: " : "",
+            a[current].severe ? a[current].severe_kinds : "");
     if (best_any != best) {
         sweep_point_label(g, best_any, lab, sizeof lab);
         figures(fig, sizeof fig, &a[best_any]);
@@ -357,9 +494,10 @@ static void report(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg 
         else
             snprintf(rd, sizeof rd, "%.2f +- %.2f", x->mean[M_READMIT], x->half[M_READMIT]);
         sweep_point_label(g, order[i], lab, sizeof lab);
-        fprintf(o, "%4ld  %-52s %9.2f +- %5.2f %7.3f +- %5.3f %16s  %-6s  %s\n", i + 1, lab,
+        fprintf(o, "%4ld  %-52s %9.2f +- %5.2f %7.3f +- %5.3f %16s  %-6s  %s%s\n", i + 1, lab,
                 x->mean[M_P99], x->half[M_P99], x->mean[M_FAILED], x->half[M_FAILED], rd,
-                dominated(a, order[i], n) ? "" : "yes", x->findings);
+                dominated(a, order[i], n) ? "" : "yes", x->findings,
+                x->severe ? " (severe)" : "");
     }
 }
 
@@ -381,7 +519,7 @@ static int write_csv(const char *const *dirs, int nd, const char *out, const swe
     for (int i = 0; i < 8; i++)
         hk_csv_str(o.f, tail[i], 0);
     hk_csv_end(o.f);
-    for (long p = 0; p < g->npoints; p++) {
+    for (long p = 0; p < g->nrun; p++) {
         char path[1200], *buf = NULL;
         size_t len = 0;
         if (point_file(dirs, nd, p, path, sizeof path, err) < 0 ||
@@ -451,7 +589,7 @@ static void heatmap(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg
 }
 
 static int write_html(const char *out, const sweep_meta *m, const sweep_grid *g, const agg *x,
-                      const long *order, long current, hk_err *err)
+                      const long *order, hk_err *err)
 {
     hk_out o;
     if (hk_out_open(&o, out, "index.html", err) < 0)
@@ -467,32 +605,32 @@ static int write_html(const char *out, const sweep_meta *m, const sweep_grid *g,
     if (g->naxes == 1)
         heatmap(o.f, m, g, x, 0, 0);
     fprintf(o.f, "<h2>Ranking</h2>\n<pre>");
-    report(o.f, m, g, x, order, current); /* settings and numbers only: nothing to escape */
+    report(o.f, m, g, x, order); /* settings and numbers only: nothing to escape */
     fprintf(o.f, "</pre>\n");
     return hk_out_commit(&o, err);
 }
 
 int sweep_finish(const char *const *dirs, int ndirs, const char *out, const sweep_meta *m,
-                 const sweep_grid *g, long current, int quiet, hk_err *err)
+                 const sweep_grid *g, int quiet, hk_err *err)
 {
-    agg *a = calloc((size_t)g->npoints, sizeof *a);
-    long *order = calloc((size_t)g->npoints, sizeof *order);
+    agg *a = calloc((size_t)g->nrun, sizeof *a);
+    long *order = calloc((size_t)g->nrun, sizeof *order);
     int rc = a && order ? 0 : hk_err_set(err, out, 0, 0, "out of memory");
-    for (long p = 0; rc == 0 && p < g->npoints; p++)
+    for (long p = 0; rc == 0 && p < g->nrun; p++)
         rc = read_point(dirs, ndirs, p, g, &a[p], err);
     if (rc == 0) {
-        rank(&(rank_ctx){a, m->objective}, order, g->npoints);
+        rank(&(rank_ctx){a, m->objective}, order, g->nrun);
         rc = write_csv(dirs, ndirs, out, g, err);
     }
     hk_out rep;
     if (rc == 0 && (rc = hk_out_open(&rep, out, "report.txt", err)) == 0) {
-        report(rep.f, m, g, a, order, current);
+        report(rep.f, m, g, a, order);
         rc = hk_out_commit(&rep, err);
     }
     if (rc == 0)
-        rc = write_html(out, m, g, a, order, current, err);
+        rc = write_html(out, m, g, a, order, err);
     if (rc == 0 && !quiet)
-        report(stdout, m, g, a, order, current);
+        report(stdout, m, g, a, order);
     free(a);
     free(order);
     return rc;

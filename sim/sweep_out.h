@@ -22,6 +22,8 @@ typedef struct sweep_meta {      /* what every shard of one sweep must share */
     int variant;                 /* the caller's variant (the grid may vary it) */
     int64_t duration_us;
     sweep_obj objective;
+    long nrun, current;          /* the grid's bound figures (sweep_grid_bind): a merge needs */
+    char base[600], overrode[600]; /* no scenario to rank the shards it is given */
 } sweep_meta;
 
 /* One run's row, from its figures (CSV through libcsv, with its newline). */
@@ -33,10 +35,12 @@ int sweep_obj_find(const char *s);
 int sweep_meta_write(const char *dir, const sweep_meta *m, hk_err *err);
 int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err);
 
-/* Read DIR/runs/P.csv for every point (from any of the dirs), write sweep.csv, report.txt and
- * index.html into out, print the report to stdout unless quiet. current: the scenario's own
- * point, or -1. */
+/* The bound figures of g into m, and back (a merge's grid, parsed from m->grid). */
+void sweep_meta_bind(sweep_meta *m, const sweep_grid *g);
+void sweep_grid_from_meta(sweep_grid *g, const sweep_meta *m);
+/* Read DIR/runs/P.csv for every point run (from any of the dirs), write sweep.csv, report.txt
+ * and index.html into out, print the report to stdout unless quiet. */
 int sweep_finish(const char *const *dirs, int ndirs, const char *out, const sweep_meta *m,
-                 const sweep_grid *g, long current, int quiet, hk_err *err);
+                 const sweep_grid *g, int quiet, hk_err *err);
 
 #endif

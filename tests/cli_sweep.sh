@@ -27,14 +27,32 @@ for f in sweep.csv report.txt index.html; do
 done
 check "sweep.csv: 4 settings x 3 replications" '[ $(($(wc -l < "$T/j1/sweep.csv") - 1)) -eq 12 ]'
 check "replication r uses seed + r at every point (common random numbers)" '[ "$(awk -F, "NR>1 {print \$2 \"-\" \$3}" "$T/j1/sweep.csv" | sort -u | tr "\n" " ")" = "0-1 1-2 2-3 " ]'
-check "a recommendation with intervals in words" 'grep -Eq "^RECOMMENDATION: ha_strategy=nodeads ha_period_karma=[0-9]+s: p99 [0-9.]+ \+- [0-9.]+ ms, [0-9.]+ \+- [0-9.]+% failed, readmitted in [0-9.]+ \+- [0-9.]+ s" "$T/j1.out"'
+check "nodeads at 10s and 60s tie: keep the current settings, with intervals in words" 'grep -Eq "^RECOMMENDATION: keep your current settings \(ha_strategy=nodeads ha_period_karma=60s\): no point of the grid is better beyond noise on p99, failures or re-admission: p99 [0-9.]+ \+- [0-9.]+ ms, [0-9.]+ \+- [0-9.]+% failed, readmitted in [0-9.]+ \+- [0-9.]+ s; findings: none" "$T/j1.out"'
+check "the tie is said, with the metrics that tie" 'grep -q "^  rank 1 ties with rank 2 (ha_strategy=nodeads ha_period_karma=60s): within noise on p99, failures and re-admission$" "$T/j1.out"'
+check "a global ha_strategy says what it overrode" 'grep -q "^ha_strategy in the grid overrides every table.s own: dist (nodeads)" "$T/j1.out"'
 check "the current settings compared" 'grep -q "your current settings (ha_strategy=nodeads ha_period_karma=60s)" "$T/j1.out"'
 check "noerrors ranks below nodeads here (it re-admits box2 later)" '[ "$(awk "/^ +[0-9]+  ha_strategy/ {print \$2}" "$T/j1.out" | tr "\n" " ")" = "ha_strategy=nodeads ha_strategy=nodeads ha_strategy=noerrors ha_strategy=noerrors " ]'
 check "index.html has a heatmap and the ranking" 'grep -q "<h3>p99 by ha_strategy x ha_period_karma</h3>" "$T/j1/index.html" && grep -q "RECOMMENDATION" "$T/j1/index.html"'
 
-# a one-point grid is a plain run
-$H sweep "$SC" --grid 'ha_strategy=noerrors ha_period_karma=10s' --duration 2m --out "$T/one" > "$T/one.out" 2>&1
+# a one-point grid of the current settings is a plain run; of other settings, it runs beside them
+$H sweep "$SC" --grid 'ha_strategy=nodeads ha_period_karma=60s' --duration 2m --out "$T/one" > "$T/one.out" 2>&1
 check "one-point grid: a plain run's files and words" '[ -s "$T/one/summary.csv" ] && grep -q "^queries: " "$T/one.out" && grep -q "plain run" "$T/one.out"'
+$H sweep "$SC" --grid 'ha_strategy=noerrors ha_period_karma=10s' --duration 2m --out "$T/base" > "$T/base.out" 2>&1; rc=$?
+check "current settings outside the grid run as a baseline point, with their rank" '[ $rc -eq 0 ] && grep -q "1 settings and the current one" "$T/base.out" && grep -Eq "your current settings \(as configured \(ha_strategy=nodeads ha_period_karma=60\)\): .* rank [12] of 2" "$T/base.out" && [ -s "$T/base/runs/1.csv" ]'
+# severe findings are never recommended: on stall.scn every point locks after the stall
+$H sweep "$S/scenarios/stall.scn" --grid "$G" --replications 2 --out "$T/stall" > "$T/stall.out" 2>&1; rc=$?
+check "stall.scn: no recommendation, every point locks, and which points tie" '[ $rc -eq 0 ] && grep -q "^every point raises a severe finding" "$T/stall.out" && grep -q "^RECOMMENDATION: none: every setting of the grid raises a severe finding (starved, locked, takeover" "$T/stall.out" && grep -q "^  rank 1 ties with rank 2 (ha_strategy=nodeads ha_period_karma=60s)" "$T/stall.out"'
+# per-table keys, and values as the cluster's version reads them
+$H sweep "$S/scenarios/textbook.scn" --grid 'mydist.ha_strategy=nodeads,random ha_period_karma=10s,30s' --variant sphinx2 --duration 1m --replications 2 --out "$T/tbl" > "$T/tbl.out" 2>&1; rc=$?
+check "TABLE.ha_strategy sweeps that table; no global override is claimed" '[ $rc -eq 0 ] && grep -q "mydist.ha_strategy=random" "$T/tbl.out" && ! grep -q "overrides every table" "$T/tbl.out"'
+$H sweep "$SC" --grid 'ha_period_karma=10s,20s' --variant sphinx2 --replications 2 --out "$T/s2" > "$T/s2.out" 2>&1; rc=$?
+check "a 2.2.11 cluster is told bare numbers (no time suffixes): 20 s re-admits in 7 s, 60 s in 16" '[ $rc -eq 0 ] && grep -q "^RECOMMENDATION: ha_period_karma=20s: .*readmitted in 7.0" "$T/s2.out" && grep -qx "  in the config (as Sphinx 2.2.11, with no time suffixes, reads it): searchd: ha_period_karma = 20" "$T/s2.out"'
+$H sweep "$SC" --grid 'nosuch.ha_strategy=nodeads,random' --out "$T/nt" > "$T/nt.out" 2>&1; rc=$?
+check "an unknown table in a grid key: rc 2, named" '[ $rc -eq 2 ] && grep -q "no distributed table .nosuch." "$T/nt.out" && [ ! -e "$T/nt/sweep.csv" ]'
+$H sweep "$SC" --grid 'ha_strategy=nodeads,nodeads' --out "$T/dup" > "$T/dup.out" 2>&1; rc=$?
+check "a grid value given twice: rc 2" '[ $rc -eq 2 ] && grep -q "given twice" "$T/dup.out"'
+$H sweep "$SC" --grid 'dist.ha_period_karma=10s,60s' --out "$T/gk" > "$T/gk.out" 2>&1; rc=$?
+check "a searchd-wide key per table: rc 2" '[ $rc -eq 2 ] && grep -q "searchd-wide setting" "$T/gk.out"'
 
 # errors
 $H sweep "$SC" --grid 'ha_strategy=nodeads,noerors' --out "$T/e1" 2> "$T/e1.err"
