@@ -116,7 +116,7 @@ static void html_runs(FILE *h, const char *dir)
     hk_csvr_close(&r);
 }
 
-static int write_index(const char *dir, const char *const *charts, int nc)
+static int write_index(const char *dir, const char *const *charts, int nc, const char *note)
 {
     hk_out o;
     hk_err e;
@@ -127,6 +127,8 @@ static int write_index(const char *dir, const char *const *charts, int nc)
             " pre{background:#f4f4f4;padding:8px;overflow:auto}</style>\n<h1>hakarma run: %s</h1>\n",
             dir, dir);
     html_file(o.f, dir, "report.txt", "Summary");
+    if (note)
+        fprintf(o.f, "<p>%s</p>\n", note);
     for (int i = 0; i < nc; i++)
         fprintf(o.f, "<h2>%s</h2>\n<a href=\"plots/%s.svg\"><img src=\"plots/%s.png\" "
                 "alt=\"%s\"></a>\n", charts[i], charts[i], charts[i], charts[i]);
@@ -172,6 +174,93 @@ static int run_charts(const char *dir, const hk_plot_sel *sel, const char **char
     return rc;
 }
 
+/* What a comparison's strategies.csv says differs between its runs: latency (p50, p99),
+ * failures, per-mirror shares, re-admission; and how many re-admission and share columns follow
+ * its 16 fixed ones. */
+typedef struct strat_facts {
+    int nreadmit, nshares;
+    int lat, fail, share, readmit;
+} strat_facts;
+
+static int differs(double lo, double hi, double abs_tol)
+{
+    return hi - lo > fmax(abs_tol, 0.01 * fmax(fabs(hi), fabs(lo)));
+}
+
+static int strat_facts_read(const char *dir, strat_facts *sf)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/strategies.csv", dir);
+    hk_csvr r;
+    hk_err e;
+    memset(sf, 0, sizeof *sf);
+    if (hk_csvr_open(&r, path, &e) < 0)
+        return -1;
+    char **f;
+    int nf, rc, rows = 0, missing[HK_CSV_MAXF] = {0};
+    double lo[HK_CSV_MAXF], hi[HK_CSV_MAXF];
+    for (int i = 0; i < HK_CSV_MAXF; i++) {
+        lo[i] = INFINITY;
+        hi[i] = -INFINITY;
+    }
+    while ((rc = hk_csvr_next(&r, &f, &nf, &e)) == 1) {
+        if (rows++ == 0) { /* the header: 16 fixed columns, then readmit_s ..., share ... */
+            for (int i = 16; i < nf; i++) {
+                sf->nreadmit += !strncmp(f[i], "readmit_s ", 10);
+                sf->nshares += !strncmp(f[i], "share ", 6);
+            }
+            continue;
+        }
+        for (int i = 0; i < nf && i < HK_CSV_MAXF; i++) {
+            if (!f[i][0]) {
+                missing[i]++;
+                continue;
+            }
+            double v = atof(f[i]);
+            lo[i] = fmin(lo[i], v);
+            hi[i] = fmax(hi[i], v);
+        }
+    }
+    hk_csvr_close(&r);
+    if (rc < 0)
+        return -1;
+    sf->lat = differs(lo[9], hi[9], 0.001) || differs(lo[11], hi[11], 0.001);
+    sf->fail = differs(lo[7], hi[7], 0.0005);
+    for (int i = 16; i < 16 + sf->nreadmit && i < HK_CSV_MAXF; i++)
+        sf->readmit |= (missing[i] && missing[i] < rows - 1) || differs(lo[i], hi[i], 0.5);
+    for (int i = 16 + sf->nreadmit; i < 16 + sf->nreadmit + sf->nshares && i < HK_CSV_MAXF; i++)
+        sf->share |= differs(lo[i], hi[i], 0.01);
+    return 0;
+}
+
+/* The comparison charts, each only where its figures differ between the runs (a chart of
+ * identical bars says nothing). */
+static int strat_charts(const char *dir, const char **charts, int *nc, char *msg, int n)
+{
+    strat_facts sf;
+    if (strat_facts_read(dir, &sf) < 0)
+        return fail(msg, n, "cannot read %s/strategies.csv", dir);
+    char v[200];
+    if (sf.lat) {
+        if (chart(dir, "strategies_cdf", "", 0, msg, n) < 0)
+            return -1;
+        charts[(*nc)++] = "strategies_cdf";
+    }
+    if (sf.lat || sf.fail) {
+        snprintf(v, sizeof v, "lat=%d; fail=%d", sf.lat, sf.fail);
+        if (chart(dir, "strategies_p99", v, 0, msg, n) < 0)
+            return -1;
+        charts[(*nc)++] = "strategies_p99";
+    }
+    if (sf.share || sf.readmit) {
+        snprintf(v, sizeof v, "nr=%d; ns=%d; rd=%d", sf.nreadmit, sf.nshares, sf.readmit);
+        if (chart(dir, "strategies_shares", v, 0, msg, n) < 0)
+            return -1;
+        charts[(*nc)++] = "strategies_shares";
+    }
+    return 0;
+}
+
 int hk_plot_run(const char *dir, int multi, const hk_plot_sel *sel, char *msg, int n)
 {
     char pd[1200];
@@ -179,26 +268,27 @@ int hk_plot_run(const char *dir, int multi, const hk_plot_sel *sel, char *msg, i
     snprintf(pd, sizeof pd, "%s/plots", dir);
     if (hk_mkdirs(pd, &e) < 0)
         return fail(msg, n, "cannot create %s", pd);
-    const char *charts[8];
+    const char *charts[12];
     int nc = 0;
     if (exists(dir, "summary.csv") && exists(dir, "timeline.csv") &&
         run_charts(dir, sel, charts, &nc, msg, n) < 0)
         return -1;
+    const char *note = NULL;
     if (multi && exists(dir, "strategies.csv")) {
-        if (chart(dir, "strategies_cdf", "", 0, msg, n) < 0 ||
-            chart(dir, "strategies_p99", "", 0, msg, n) < 0)
+        if (strat_charts(dir, charts, &nc, msg, n) < 0)
             return -1;
-        charts[nc++] = "strategies_cdf";
-        charts[nc++] = "strategies_p99";
+        if (nc == 0)
+            note = "No comparison chart: every run gave the same latencies, failures, per-mirror "
+                   "shares and re-admission (within 1%). Each run's own charts are linked below.";
     }
     if (exists(dir, "compare.csv")) {
         if (chart(dir, "compare", "", 0, msg, n) < 0)
             return -1;
         charts[nc++] = "compare";
     }
-    if (nc == 0)
+    if (nc == 0 && !note)
         return fail(msg, n, "nothing to plot in %s", dir);
-    if (write_index(dir, charts, nc) < 0)
+    if (write_index(dir, charts, nc, note) < 0)
         return fail(msg, n, "cannot write %s/index.html", dir);
     return nc;
 }

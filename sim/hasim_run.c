@@ -370,6 +370,43 @@ static void print_row(FILE *out, const runcfg *r, const sim_figures *f, int R, i
     fprintf(out, "  %s\n", f[0].kinds);
 }
 
+/* Each run's share of every mirror in its line (the replications' mean), the first
+ * SIM_MAX_SHARES mirrors: where the strategies differ when their latencies do not. */
+static void print_shares(FILE *out, const hk_scn *s, const runcfg *rc, int n, int R,
+                         sim_figures (*figs)[MAXREP])
+{
+    int ns = sim_share_count(s), all = 0;
+    for (int t = 0; t < s->cl->ntables; t++)
+        for (int k = 0; k < s->cl->tables[t].nlines; k++)
+            all += s->cl->tables[t].lines[k].a.n;
+    fprintf(out, "share of its line's attempts, %%%s:\n%-38s", all > ns ? " (the first 16 "
+            "mirrors; strategies.csv has them too)" : "", "strategy/variant");
+    int wd = 8;
+    for (int k = 0; k < ns; k++) {
+        char lab[280];
+        sim_share_label(s, k, lab, sizeof lab);
+        wd = (int)strlen(lab) > wd ? (int)strlen(lab) : wd;
+    }
+    wd = wd > 28 ? 28 : wd;
+    for (int k = 0; k < ns; k++) {
+        char lab[280];
+        sim_share_label(s, k, lab, sizeof lab);
+        size_t l = strlen(lab); /* too long: keep its end (the mirror) */
+        fprintf(out, " %*s", wd, lab + (l > (size_t)wd ? l - (size_t)wd : 0));
+    }
+    fputc('\n', out);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "%-38s", rc[i].label);
+        for (int k = 0; k < ns; k++) {
+            double m = 0;
+            for (int r = 0; r < R; r++)
+                m += figs[i][r].share[k] / R;
+            fprintf(out, " %*.1f", wd, 100 * m);
+        }
+        fputc('\n', out);
+    }
+}
+
 static void print_table(FILE *out, const hk_scn *s, const runcfg *rc, int n, int R,
                         sim_figures (*figs)[MAXREP], const char *scenario, uint64_t seed)
 {
@@ -391,6 +428,7 @@ static void print_table(FILE *out, const hk_scn *s, const runcfg *rc, int n, int
     if (nf)
         fprintf(out, "readmit: first query after the fault ended / share back within %.0f%% of "
                 "its pre-fault share (never: not within the run)\n", 100 * HK_BACK_TOL);
+    print_shares(out, s, rc, n, R, figs);
 }
 
 static void print_row_findings(FILE *out, const runcfg *rc, int n)
@@ -423,7 +461,21 @@ static int write_strategies(const hk_scn *s, const char *dir, const runcfg *rc, 
         return -1;
     fputs("strategy,variant,dir,queries,ok,partial,failed,failed_rate,latency_mean_ms,"
           "latency_p50_ms,latency_p95_ms,latency_p99_ms,latency_p999_ms,converged,readmit,"
-          "findings\n", o.f);
+          "findings", o.f);
+    int ns = sim_share_count(s), nf = s->nfaults < SIM_MAX_FAULT_CELLS ? s->nfaults
+                                                                        : SIM_MAX_FAULT_CELLS;
+    for (int k = 0; k < nf; k++) { /* numeric re-admission per fault, then shares */
+        char h[300];
+        snprintf(h, sizeof h, "readmit_s %s", s->cl->hosts[s->faults[k].host].name);
+        hk_csv_str(o.f, h, 0);
+    }
+    for (int k = 0; k < ns; k++) {
+        char h[300], lab[280];
+        sim_share_label(s, k, lab, sizeof lab);
+        snprintf(h, sizeof h, "share %s", lab);
+        hk_csv_str(o.f, h, 0);
+    }
+    fputc('\n', o.f);
     for (int i = 0; i < n; i++) {
         const sim_figures *x = &f[i][0];
         const char *d = strrchr(rc[i].dir, '/');
@@ -439,6 +491,13 @@ static int write_strategies(const hk_scn *s, const char *dir, const runcfg *rc, 
                 x->conv);
         hk_csv_str(o.f, readmit, 1);
         hk_csv_str(o.f, x->kinds, 0);
+        for (int k = 0; k < nf; k++) /* never: an empty cell (no number to plot) */
+            if (x->readmit_s[k] >= 0)
+                fprintf(o.f, ",%.3f", x->readmit_s[k]);
+            else
+                fputc(',', o.f);
+        for (int k = 0; k < ns; k++)
+            fprintf(o.f, ",%.4f", x->share[k]);
         fputc('\n', o.f);
     }
     return hk_out_commit(&o, e);
@@ -583,11 +642,15 @@ static int run_grid(runctx *c, runcfg *rc, int n, int R, sim_figures (*figs)[MAX
 static void plots(const hasim_args *a, const runcfg *rc, int n)
 {
     char msg[512];
-    int ok = 1;
+    int ok = 1, nc = 0;
     for (int i = 0; n > 1 && ok && i < n; i++)
         ok = hk_plot_run(rc[i].dir, 0, &a->sel, msg, sizeof msg) >= 0;
-    if (!ok || hk_plot_run(a->out, n > 1, &a->sel, msg, sizeof msg) < 0)
+    if (!ok || (nc = hk_plot_run(a->out, n > 1, &a->sel, msg, sizeof msg)) < 0)
         fprintf(stderr, P ": %s\n", msg);
+    else if (!a->quiet && nc == 0)
+        printf("plots: each run's in %s/*/plots/ (open %s/index.html); no comparison chart: "
+               "every run gave the same latencies, failures, shares and re-admission\n", a->out,
+               a->out);
     else if (!a->quiet)
         printf("plots: %s/plots/ (open %s/index.html)\n", a->out, a->out);
 }

@@ -87,6 +87,44 @@ void sim_result_free(sim_result *r)
     memset(r, 0, sizeof *r);
 }
 
+int sim_share_count(const hk_scn *s)
+{
+    int n = 0;
+    for (int t = 0; t < s->cl->ntables; t++)
+        for (int k = 0; k < s->cl->tables[t].nlines; k++)
+            n += s->cl->tables[t].lines[k].a.n;
+    return n < SIM_MAX_SHARES ? n : SIM_MAX_SHARES;
+}
+
+void sim_share_label(const hk_scn *s, int want, char *buf, size_t len)
+{
+    const hk_cluster *cl = s->cl;
+    buf[0] = '\0';
+    for (int t = 0, i = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++)
+            for (int j = 0; j < cl->tables[t].lines[k].a.n; j++, i++)
+                if (i == want)
+                    snprintf(buf, len, "%s/%d/%s", cl->tables[t].name, k + 1,
+                             cl->hosts[cl->tables[t].lines[k].host[j]].name);
+}
+
+/* Each of the first SIM_MAX_SHARES mirrors' share of its line's attempts (all masters). */
+static void shares_of(const sim_world *w, sim_figures *f)
+{
+    const hk_cluster *cl = w->s->cl;
+    f->nshares = sim_share_count(w->s);
+    for (int t = 0, i = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++) {
+            const sim_total *tt = w->tot[w->li_base[t] + k];
+            uint64_t all = 0;
+            for (int j = 0; j < cl->tables[t].lines[k].a.n; j++)
+                all += tt[j].q;
+            for (int j = 0; j < cl->tables[t].lines[k].a.n; j++, i++)
+                if (i < f->nshares)
+                    f->share[i] = all ? (double)tt[j].q / (double)all : 0;
+        }
+}
+
 void sim_figures_of(const sim_world *w, const sim_result *r, sim_figures *f)
 {
     memset(f, 0, sizeof *f);
@@ -102,6 +140,7 @@ void sim_figures_of(const sim_world *w, const sim_result *r, sim_figures *f)
     f->p999 = ms(hk_hist_quantile(&w->all, 0.999));
     hk_ans_conv_cell(&r->ans, f->conv, sizeof f->conv);
     hk_ans_kinds_cell(&r->ans, f->kinds, sizeof f->kinds);
+    shares_of(w, f);
     for (int fi = 0; fi < w->s->nfaults && fi < SIM_MAX_FAULT_CELLS; fi++) {
         hk_ans_readmit_cell(&r->ans, fi, f->readmit[fi], sizeof f->readmit[fi]);
         f->readmit_s[fi] = -1;

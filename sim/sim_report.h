@@ -20,6 +20,7 @@ typedef struct sim_result {
 } sim_result;
 
 #define SIM_MAX_FAULT_CELLS 4
+#define SIM_MAX_SHARES 16        /* per-mirror shares a comparison shows (the first mirrors) */
 
 typedef struct sim_figures {     /* one run, for comparisons and confidence intervals */
     double n, ok, partial, error;       /* queries */
@@ -30,7 +31,14 @@ typedef struct sim_figures {     /* one run, for comparisons and confidence inte
     char readmit[SIM_MAX_FAULT_CELLS][48];
     char kinds[160];                    /* findings by kind */
     int nfault_cells;
+    int nshares;                        /* mirrors (table x line x mirror, in order), at most
+                                           SIM_MAX_SHARES: their share of their line */
+    double share[SIM_MAX_SHARES];
 } sim_figures;
+
+/* The k-th mirror of sim_figures.share: "table/agent/mirror" into buf; its count in *n. */
+void sim_share_label(const hk_scn *s, int k, char *buf, size_t len);
+int sim_share_count(const hk_scn *s);
 
 int sim_analyse(const sim_world *w, sim_result *r);
 /* What a run's strategy really is: the override, or every line's configured one ("nodeads

@@ -57,11 +57,16 @@ check "--strategy every: searchd's four and the four extensions" '[ $rc -eq 0 ] 
 $H "$S/scenarios/textbook.scn" --out "$T/all" --duration 3m --strategy all --plot > "$T/all.out" 2>&1
 check "--strategy all exits 0" '[ $? -eq 0 ]'
 check "strategies.csv has 4 rows" '[ $(($(wc -l < "$T/all/strategies.csv") - 1)) -eq 4 ]'
-check "side-by-side rows" '[ $(grep -cE "^(random|roundrobin|nodeads|noerrors)/" "$T/all.out") -eq 4 ]'
+check "side-by-side rows" '[ $(grep -cE "^(random|roundrobin|nodeads|noerrors)/manticore .* (static|[0-9]+ s) " "$T/all.out") -eq 4 ]'
+check "per-mirror shares beside them" 'grep -q "^share of its line.s attempts" "$T/all.out" && [ $(grep -cE "^(random|roundrobin|nodeads|noerrors)/manticore( +[0-9]+\.[0-9]){4}$" "$T/all.out") -eq 4 ]'
 check "gnuplot says nothing on the terminal (no failures: the failure panel used to warn)" '! grep -qi "^warning: empty" "$T/all.out"'
-for p in strategies_cdf strategies_p99; do
-  check "$p.png is a PNG" '[ "$(head -c 8 "$T/all/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e470d0a1a0a" ]'
-  check "$p.svg is SVG" 'grep -q "<svg" "$T/all/plots/$p.svg"'
+check "identical runs (textbook under manticore: 25% each): no chart of identical bars, said" '[ ! -e "$T/all/plots/strategies_p99.png" ] && [ ! -e "$T/all/plots/strategies_cdf.png" ] && grep -q "no comparison chart: every run gave the same" "$T/all.out" && grep -q "No comparison chart" "$T/all/index.html"'
+$H "$S/scenarios/dies-recovers.scn" --out "$T/dr" --duration 4m --strategy all --plot > "$T/dr.out" 2>&1
+check "dies-recovers compared: failures and shares drawn, identical latencies not" '[ $? -eq 0 ] && [ ! -e "$T/dr/plots/strategies_cdf.png" ] && [ -s "$T/dr/plots/strategies_shares.png" ] && [ -s "$T/dr/plots/strategies_p99.png" ]'
+check "strategies.csv: numeric re-admission and a share per mirror" 'head -1 "$T/dr/strategies.csv" | grep -q ",readmit_s box2:9312,share dist/1/box1:9312,share dist/1/box2:9312,share dist/1/box3:9312$"'
+for p in strategies_shares strategies_p99; do
+  check "$p.png is a PNG" '[ "$(head -c 8 "$T/dr/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e470d0a1a0a" ]'
+  check "$p.svg is SVG" 'grep -q "<svg" "$T/dr/plots/$p.svg"'
 done
 for p in convergence latency queries; do
   check "$p.png per strategy" '[ "$(head -c 4 "$T/all/nodeads-manticore/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e47" ]'
@@ -80,7 +85,7 @@ check "spike: m07's drop is drawn after its fault began (at ${first_drop:-none} 
 check "spike: the fault window is shaded from 90 s" 'grep -q "rect from 90.000" "$T/spike/plots/marks_0.gp"'
 # panels share one x range: every chart of the run is set to the run's length
 check "plots are told the run's length" 'grep -q "^duration_s,240.000" "$T/spike/run.csv"'
-check "index.html shows the plots" 'grep -q "plots/strategies_cdf.png" "$T/all/index.html"'
+check "index.html shows the plots" 'grep -q "plots/strategies_shares.png" "$T/dr/index.html" && grep -q "nodeads-manticore/index.html" "$T/all/index.html"'
 
 PATH=/nonexistent $H "$S/scenarios/textbook.scn" --out "$T/np" --duration 1m --plot > /dev/null 2> "$T/np.err"
 check "no gnuplot: exit 0" '[ $? -eq 0 ]'
