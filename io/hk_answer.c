@@ -17,6 +17,8 @@ static const char *table(const hk_ans *a, int t) { return t >= 0 ? a->scn->cl->t
 void hk_ans_findings(FILE *f, const hk_ans *a)
 {
     const hk_findings *fd = a->fd;
+    for (int i = 0; i < fd->ncav; i++)
+        fprintf(f, "WARNING: %s\n", fd->cav[i]);
     if (!fd->n) {
         fprintf(f, "FINDINGS: none — checked and held: no mirror failing (>= %.0f%% of its "
                 "attempts) or slow (>= %.0fx its line's others), none starved or locked, no fault "
@@ -100,6 +102,10 @@ static json_t *findings_doc(const hk_ans *a)
         rc = json_object_set_new(doc, "schema", json_string(HK_FINDINGS_SCHEMA));
         rc |= json_object_set_new(doc, "n", json_integer(a->fd->n));
         rc |= json_object_set(doc, "checked", counts);
+        json_t *cav = json_array();
+        for (int i = 0; cav && i < a->fd->ncav; i++)
+            rc |= json_array_append_new(cav, json_string(a->fd->cav[i]));
+        rc |= cav ? json_object_set_new(doc, "caveats", cav) : -1;
         rc |= json_object_set(doc, "findings", list);
     }
     json_decref(list);

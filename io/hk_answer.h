@@ -16,12 +16,13 @@ typedef struct hk_ans {          /* one run's analysis, for printing */
     int nmasters;
 } hk_ans;
 
-/* "FINDINGS" and one line per finding (or a line saying there is none). */
+/* The caveats ("WARNING: ..."), then "FINDINGS" and one line per finding (or a line saying
+ * there is none). */
 void hk_ans_findings(FILE *f, const hk_ans *a);
 /* findings.csv: kind,master,table,agent,mirror,t_s,detail */
 int hk_ans_findings_csv(const hk_ans *a, const char *dir, hk_err *err);
 /* findings.json (schema HK_FINDINGS_SCHEMA, see README "Findings"): {"schema", "n",
- * "checked": {kind: count for every kind checked}, "findings": [{"kind", "severe", "master"
+ * "checked": {kind: count for every kind checked}, "caveats": [words], "findings": [{"kind", "severe", "master"
  * (null: all masters), "table", "agent", "mirror" (null: none), "t_s", "detail"}]}. */
 #define HK_FINDINGS_SCHEMA "hakarma-findings/1"
 int hk_ans_findings_json(const hk_ans *a, const char *dir, hk_err *err);

@@ -541,6 +541,32 @@ static int merge_masters(fx *x)
     return 0;
 }
 
+static void caveat(hk_findings *o, const char *text)
+{
+    if (o->ncav < HK_CAVEATS)
+        snprintf(o->cav[o->ncav++], sizeof o->cav[0], "%s", text);
+}
+
+/* What makes the run's figures less than they look: a replay that lagged its schedule, a run
+ * shorter than the karma period (weights never recomputed from a whole window). */
+static void caveats(const hk_find_in *in, hk_findings *o)
+{
+    char b[400];
+    if (in->lag_p99_us > HK_LAG_WARN_US) {
+        snprintf(b, sizeof b, "the replay lagged its schedule: p99 %.2f ms behind (the bound is "
+                 "%.0f ms), so the mirrors saw the trace later and smoother than it was; shares "
+                 "and latencies are of that load", in->lag_p99_us / 1000, HK_LAG_WARN_US / 1000);
+        caveat(o, b);
+    }
+    double k = (double)in->scn->cl->set.karma_s, d = (double)in->duration_us / 1e6;
+    if (k > d) {
+        snprintf(b, sizeof b, "the run (%.0f s) is shorter than one ha_period_karma (%.0f s): "
+                 "the weights were never recomputed from a whole period, so a strategy that "
+                 "weighs latency has not shown what it does", d, k);
+        caveat(o, b);
+    }
+}
+
 int hk_find_run(const hk_find_in *in, hk_findings *out)
 {
     memset(out, 0, sizeof *out);
@@ -565,6 +591,7 @@ int hk_find_run(const hk_find_in *in, hk_findings *out)
             return -1;
     if (find_overload(&x) < 0 || find_outside(&x) < 0)
         return -1;
+    caveats(in, out);
     return merge_masters(&x);
 }
 

@@ -88,9 +88,16 @@ typedef struct hk_find_in {
     const double *work_ms;       /* per host: offered work per second, ms (with util) */
     const hk_hist *const *lat;   /* per series: latency of its answers over the run (NULL: none;
                                     for the line's tail with and without a slow mirror) */
+    double lag_p99_us;           /* a replay's p99 lag behind its schedule (0: none, a simulation) */
 } hk_find_in;
 
+#define HK_CAVEATS 4
+#define HK_LAG_WARN_US 1000.0    /* a replay whose p99 lag is above 1 ms did not send the trace's
+                                    load: its mirrors saw it later and smoother */
+
 typedef struct hk_findings {
+    int ncav;                    /* why the run is not to be trusted as it stands, in words */
+    char cav[HK_CAVEATS][400];
     int nconv;
     hk_conv *conv;
     int nre;

@@ -398,7 +398,7 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
 {
     hk_err e;
     hk_findings fd;
-    int rc = rl_master_analyse(m, s, &fd, o->c.out, &e);
+    int rc = rl_master_analyse(m, s, rl_drive_lag_p99(d), &fd, o->c.out, &e);
     hk_ans a = {&fd, &m->tl, s, 1};
     if (rc == 0 && !o->c.quiet)
         rl_report(stdout, m, d, WHO, &a, 0);

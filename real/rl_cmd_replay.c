@@ -164,7 +164,7 @@ static int finish(const ropts *o, rl_master *m, rl_drive *d, const loaded *L)
     hk_scn shell = {0}; /* a replay has a cluster but no scenario: no faults */
     shell.cl = L->cl;
     hk_findings fd;
-    if (rl_master_analyse(m, &shell, &fd, o->c.out, &e) < 0) {
+    if (rl_master_analyse(m, &shell, rl_drive_lag_p99(d), &fd, o->c.out, &e) < 0) {
         rl_print_err(WHO, &e);
         hk_findings_free(&fd);
         return RL_EXIT_RUN;

@@ -3,6 +3,7 @@
  * latency percentiles side by side (compare.csv). */
 #include "rl_compare.h"
 
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,10 @@
 #include "hk_file.h"
 #include "hk_strat.h"
 #include "hk_variant.h"
+
+/* What loopback adds to a real attempt beyond the simulated one (connect, a syscall or two,
+ * the loop's wake-up), ms: above it, a real latency is not the scenario's. */
+#define RL_LOOPBACK_MS 0.5
 
 typedef struct srow { char key[600]; double share, p50, p99; } srow;
 
@@ -86,18 +91,28 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
     if (out)
         fprintf(out, "real vs simulated (%s):\n%-40s %10s %10s %10s %10s %10s %10s\n", simdir,
                 "table,agent,mirror", "share", "sim", "p50_ms", "sim", "p99_ms", "sim");
+    char slow[600] = "";
+    int nslow = 0;
     for (int i = 0; i < nr; i++) {
         const srow *x = NULL;
         for (int j = 0; j < ns; j++)
             if (!strcmp(sim[j].key, real[i].key))
                 x = &sim[j];
         double ss = x ? x->share : 0, s50 = x ? x->p50 : 0, s99 = x ? x->p99 : 0;
+        if (x && real[i].p50 > s50 + RL_LOOPBACK_MS && real[i].p50 > 1.5 * s50 &&
+            strlen(slow) < sizeof slow - 120)
+            snprintf(slow + strlen(slow), sizeof slow - strlen(slow), "%s%s p50 %.2f ms real vs "
+                     "%.2f simulated", nslow++ ? "; " : "", real[i].key, real[i].p50, s50);
         if (out)
             fprintf(out, "%-40s %10.4f %10.4f %10.3f %10.3f %10.3f %10.3f\n", real[i].key,
                     real[i].share, ss, real[i].p50, s50, real[i].p99, s99);
         fprintf(co.f, "%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f\n", real[i].key, real[i].share, ss,
                 real[i].p50, s50, real[i].p99, s99);
     }
+    if (out && nslow)
+        fprintf(out, "WARNING: real latencies exceed the simulated ones by more than loopback "
+                "overhead (%.1f ms) on %d mirror(s): %s. This machine was busy or its timers are "
+                "coarse: compare the shares, not the latencies\n", RL_LOOPBACK_MS, nslow, slow);
     free(real);
     return hk_out_commit(&co, &e);
 }

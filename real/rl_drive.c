@@ -338,3 +338,8 @@ void rl_drive_free(rl_drive *d)
     d->clients = NULL;
     hk_hist_free(&d->lag);
 }
+
+double rl_drive_lag_p99(const rl_drive *d)
+{
+    return d->concurrency <= 0 && !d->nclients ? hk_hist_quantile(&d->lag, 0.99) : 0;
+}

@@ -72,5 +72,7 @@ void rl_drive_stop(rl_drive *d, int interrupted);
 void rl_drive_on_done(void *ctx, const rl_outcome *o, int last, int qok);
 /* After the loop: the drive's own memory. */
 void rl_drive_free(rl_drive *d);
+/* The p99 of an open-loop drive's lag behind its schedule, µs (0: a closed loop has none). */
+double rl_drive_lag_p99(const rl_drive *d);
 
 #endif

@@ -768,8 +768,8 @@ void rl_master_free(rl_master *m)
     free(m);
 }
 
-int rl_master_analyse(rl_master *m, const hk_scn *scn, hk_findings *out, const char *dir,
-                      hk_err *err)
+int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_findings *out,
+                      const char *dir, hk_err *err)
 {
     hk_tl_fill(&m->tl);
     const hk_hist **lat = calloc((size_t)m->tl.nser + 1, sizeof *lat);
@@ -781,7 +781,7 @@ int rl_master_analyse(rl_master *m, const hk_scn *scn, hk_findings *out, const c
     }
     hk_find_in in = {&m->tl, scn, m->var, m->c.strategy >= 0 ? hk_strat_get(m->c.strategy)->name
                      : NULL, m->end_us - m->t0_us, 1, scn->nfaults ? m->first_after : NULL, NULL,
-                     NULL, lat};
+                     NULL, lat, lag_p99_us};
     int rc = hk_find_run(&in, out);
     free(lat);
     if (rc < 0)

@@ -87,8 +87,8 @@ int rl_master_finish(rl_master *m, const char *dir, hk_err *err);
 /* What the run found (after rl_master_finish): findings, convergence, re-admission. scn holds
  * the cluster (and the live scenario's faults); out is freed with hk_findings_free. The files
  * findings.csv, readmission.csv, convergence.csv and timeline.csv go to dir. */
-int rl_master_analyse(rl_master *m, const hk_scn *scn, hk_findings *out, const char *dir,
-                      hk_err *err);
+int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_findings *out,
+                      const char *dir, hk_err *err);
 /* The run's per-mirror totals as report rows (caller frees). */
 struct hk_rep_row *rl_master_rows(const rl_master *m, int *n);
 void rl_master_free(rl_master *m);

@@ -73,7 +73,7 @@ int sim_analyse(const sim_world *w, sim_result *r)
     r->in = (hk_find_in){&w->tl, w->s, w->var,
                          w->o.strategy >= 0 ? hk_strat_get(w->o.strategy)->name : NULL,
                          w->end_us - w->t0, w->nm, w->first_after, r->util, r->work_ms,
-                         r->lat};
+                         r->lat, 0};
     r->ans = (hk_ans){&r->fd, &w->tl, w->s, w->nm};
     return hk_find_run(&r->in, &r->fd);
 }

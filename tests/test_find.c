@@ -156,6 +156,41 @@ static void failing_slow_idle(void **st)
     assert_int_equal(facts("5ms", "0", "0", -1, "starved", ""), 0); /* not the idle table */
 }
 
+/* A run says when it is not to be trusted: a replay that lagged its schedule (told by its
+ * caller), a run shorter than one karma period. */
+static void caveats(void **st)
+{
+    (void)st;
+    hk_scn *s = scn("searchd { ha_period_karma = 60s }\n"
+                    "table d { type = distributed\n agent = a:1|b:1:s\n}\n"
+                    "mirror default { service = constant(5ms) }\n"
+                    "workload { arrivals = poisson(50/s) duration = 30s }\n");
+    sim_opts o = {0};
+    o.seed = 1;
+    o.strategy = -1;
+    sim_world *w = sim_new(s, &o);
+    assert_non_null(w);
+    assert_int_equal(sim_run(w), 0);
+    sim_result r;
+    assert_int_equal(sim_analyse(w, &r), 0);
+    assert_int_equal(r.fd.ncav, 1);
+    assert_non_null(strstr(r.fd.cav[0], "shorter than one ha_period_karma (60 s)"));
+    hk_find_in in = r.in;
+    in.lag_p99_us = 2.5 * HK_LAG_WARN_US;
+    hk_findings fd;
+    assert_int_equal(hk_find_run(&in, &fd), 0);
+    assert_int_equal(fd.ncav, 2);
+    assert_non_null(strstr(fd.cav[0], "lagged its schedule: p99 2.50 ms"));
+    hk_findings_free(&fd);
+    in.lag_p99_us = 0.5 * HK_LAG_WARN_US; /* within the bound: nothing said */
+    assert_int_equal(hk_find_run(&in, &fd), 0);
+    assert_int_equal(fd.ncav, 1);
+    hk_findings_free(&fd);
+    sim_result_free(&r);
+    sim_free(w);
+    hk_scn_free(s);
+}
+
 static const char *HERD =
     "searchd { ha_period_karma = 10s  ha_ping_interval = 1000 }\n"
     "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = noerrors\n}\n"
@@ -205,7 +240,7 @@ int main(void)
         cmocka_unit_test(starved), cmocka_unit_test(merged_across_masters),
         cmocka_unit_test(failing_share),
         cmocka_unit_test(locked_and_flood),
-        cmocka_unit_test(failing_slow_idle), cmocka_unit_test(herding_and_oscillation),
+        cmocka_unit_test(failing_slow_idle), cmocka_unit_test(caveats), cmocka_unit_test(herding_and_oscillation),
         cmocka_unit_test(overload), cmocka_unit_test(fault_outside_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
