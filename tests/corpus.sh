@@ -11,14 +11,45 @@
 # invented. Usage: tests/corpus.sh BUILD_DIR [CORPUS_DIR]
 set -u
 B=$1; C=${2:-$(dirname "$0")/corpus}
-[ -x "$B/hasim" ] || { echo "FAIL: $B/hasim is missing"; exit 1; }
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+for bin in hasim hareal; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
+T=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+BASE=$(( 30000 + ($$ % 200) * 20 ))  # loopback ports for the replay cases' mirrors
+
+# A replay case (NAME.replay): `# mirror: NAME [hareal mirror options]` lines (a mirror named
+# with `--absent` is never started: its connects are refused), `# strategy: S`, `# queries: N`
+# at 200/s; runs `hareal replay` over real mirrors on loopback. Its findings name mirrors by
+# address: they are mapped back to the case's names.
+replay_case() {
+  local f=$1 out=$2 i=0 agents="" map="" mname opts
+  PIDS=()
+  while read -r mname opts; do
+    local port=$((BASE + i)); i=$((i+1))
+    agents="$agents|127.0.0.1:$port"; map="$map s/127\.0\.0\.1:$port/$mname/g;"
+    if [[ "$opts" != *--absent* ]]; then
+      # shellcheck disable=SC2086
+      "$B/hareal" mirror --listen 127.0.0.1:$port --quiet $opts & PIDS+=($!)
+      for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.05; done
+    fi
+  done < <(sed -n 's/^# mirror: //p' "$f")
+  printf 'searchd { ha_period_karma = 2  ha_ping_interval = 500  agent_connect_timeout = 300  agent_query_timeout = 400 }\ntable d {\n type = distributed\n agent = %s:s\n ha_strategy = %s\n}\n' \
+    "${agents#|}" "$(sed -n 's/^# strategy: //p' "$f")" > "$out.conf"
+  local n; n=$(sed -n 's/^# queries: //p' "$f")
+  { echo "t_s,table,query"; for q in $(seq 0 $((n-1))); do printf '%d.%03d,d,q%d\n' $((q/200)) $(( (q%200)*5 )) $q; done; } > "$out.csv"
+  timeout 120 "$B/hareal" replay --config "$out.conf" --trace "$out.csv" --out "$out" --quiet; local rc=$?
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; PIDS=()
+  [ -s "$out/findings.csv" ] && sed -i "$map" "$out/findings.csv"
+  return $rc
+}
 declare -A tp fn fpos near
 cases=0; broken=0
-for scn in "$C"/*.scn; do
-  name=$(basename "$scn" .scn); cases=$((cases+1))
+for scn in "$C"/*.scn "$C"/*.replay; do
+  name=$(basename "$scn"); name=${name%.*}; cases=$((cases+1))
   read -r -a args <<< "$(sed -n 's/^# args: //p' "$scn")"
-  "$B/hasim" "$scn" --out "$T/$name" --quiet "${args[@]}" > "$T/$name.log" 2>&1; rc=$?
+  if [[ "$scn" == *.replay ]]; then replay_case "$scn" "$T/$name" > "$T/$name.log" 2>&1; rc=$?
+  else "$B/hasim" "$scn" --out "$T/$name" --quiet "${args[@]}" > "$T/$name.log" 2>&1; rc=$?; fi
   if [ $rc -ne 0 ] || [ ! -s "$T/$name/findings.csv" ]; then
     echo "FAIL: $name: hasim exited $rc"; sed 's/^/  /' "$T/$name.log"; broken=$((broken+1)); continue
   fi
