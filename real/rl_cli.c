@@ -18,6 +18,15 @@ void rl_common_init(rl_common *c, int variant, long long seed)
     c->sel.master = -1;
 }
 
+int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc)
+{
+    if (rc || !hk_ans_fail_on(a, c->fail_on))
+        return rc;
+    fprintf(stderr, "%s: a finding of a kind in --fail-on %s was raised (exit %d)\n", who,
+            c->fail_on, RL_EXIT_FINDING);
+    return RL_EXIT_FINDING;
+}
+
 void rl_common_usage(FILE *f)
 {
     fprintf(f,
@@ -31,6 +40,7 @@ void rl_common_usage(FILE *f)
 "  --seed N              the master's random seed (default 1)\n"
 "  --plot                draw the plots; --lines, --mirrors, --master N choose what\n"
 "  --no-exec             refuse a config that is a '#!' script\n"
+"  --fail-on KINDS       exit 4 when the run raises a finding of these kinds (or severe)\n"
 "  --quiet               print nothing but errors\n", hk_variant_names(), hk_strat_all_names());
 }
 
@@ -69,7 +79,7 @@ int rl_common_opt(rl_common *c, const char *who, const char *a, const char *v)
     }
     static const char *valued[] = {"--trace", "--out", "--format", "--seed", "--variant",
                                    "--strategy", "--table-map", "--lines", "--mirrors",
-                                   "--master"};
+                                   "--master", "--fail-on"};
     int k = 0, n = (int)(sizeof valued / sizeof valued[0]);
     while (k < n && strcmp(a, valued[k]))
         k++;
@@ -105,6 +115,11 @@ int rl_common_opt(rl_common *c, const char *who, const char *a, const char *v)
         break;
     case 7: snprintf(c->sel.lines, sizeof c->sel.lines, "%s", v); break;
     case 8: snprintf(c->sel.mirrors, sizeof c->sel.mirrors, "%s", v); break;
+    case 10:
+        if (hk_cli_kinds(who, a, v) < 0)
+            return -1;
+        c->fail_on = v;
+        break;
     default:
         if (hk_cli_int(who, a, v, 0, 0, &x) < 0)
             return -1;

@@ -10,11 +10,13 @@
 #include "hk_plot.h"
 #include "rl_drive.h"
 
-enum { RL_EXIT_RUN = 1, RL_EXIT_USAGE = 2, RL_EXIT_INPUT = 3, RL_EXIT_INTERRUPTED = 130 };
+enum { RL_EXIT_RUN = 1, RL_EXIT_USAGE = 2, RL_EXIT_INPUT = 3, RL_EXIT_FINDING = 4,
+       RL_EXIT_INTERRUPTED = 130 };
 
 /* The options hareal replay and hareal live share. */
 typedef struct rl_common {
     const char *trace, *out;
+    const char *fail_on;         /* --fail-on's finding kinds, or NULL */
     int format, force, plot, quiet, no_exec, variant, strategy, help;
     long long seed;
     int ntmap;
@@ -27,6 +29,9 @@ void rl_common_init(rl_common *c, int variant, long long seed);
 /* a = argv[i], v = argv[i + 1] or NULL. Returns how many arguments it took (1 or 2), 0 if a is
  * not a shared option, -1 after printing what is wrong. --help/--version set c->help. */
 int rl_common_opt(rl_common *c, const char *who, const char *a, const char *v);
+/* rc, or RL_EXIT_FINDING (said on stderr) when rc is 0 and a finding of c->fail_on's kinds was
+ * raised. */
+int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc);
 /* The shared options' lines for --help. */
 void rl_common_usage(FILE *f);
 

@@ -407,6 +407,7 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
         rl_report(ro.f, m, d, WHO, &a, 1);
         rc = hk_out_commit(&ro, &e);
     }
+    int gate = rc == 0 ? rl_fail_on(&o->c, WHO, &a, 0) : 0;
     hk_findings_free(&fd);
     hk_rep_run meta = {"hareal live", o->scenario, m->var->name, o->c.strategy >= 0 ?
                       hk_strat_get(o->c.strategy)->name : "as configured", 1,
@@ -427,7 +428,7 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
         fprintf(stderr, WHO ": %s\n", msg);
     if (!o->c.quiet)
         printf("files: %s/\n", o->c.out);
-    return 0;
+    return gate;
 }
 
 static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint64_t seed)

@@ -186,6 +186,7 @@ static int finish(const ropts *o, rl_master *m, rl_drive *d, const loaded *L)
                       (uint64_t)o->c.seed};
     if (rc == 0)
         rc = hk_rep_run_csv(&meta, o->c.out, &e);
+    int gate = rc == 0 ? rl_fail_on(&o->c, WHO, &a, 0) : 0;
     hk_findings_free(&fd);
     if (rc < 0) {
         rl_print_err(WHO, &e);
@@ -196,7 +197,7 @@ static int finish(const ropts *o, rl_master *m, rl_drive *d, const loaded *L)
         fprintf(stderr, WHO ": %s\n", msg);
     if (!o->c.quiet)
         printf("files: %s/\n", o->c.out);
-    return 0;
+    return gate;
 }
 
 /* Nothing was sent: say why, and fail. */

@@ -58,6 +58,10 @@ check "retry: RETRY replies are remote_error rows" '[ $(grep -c ",remote_error,"
 p=$((BASE + 20)); mirror $p --fault "errors(1)"; wait_port $p; conf "$T/err.conf" $p
 timeout 30 "$H" replay --config "$T/err.conf" --trace "$T/t20.csv" --out "$T/err" --variant sphinx2 > /dev/null 2>&1
 check "errors: rows say remote_error" '[ $(grep -c ",remote_error," "$T/err/queries.csv") -eq 20 ]'
+timeout 30 "$H" replay --config "$T/err.conf" --trace "$T/t20.csv" --out "$T/err-gate" --variant sphinx2 --fail-on failing,locked > /dev/null 2>&1; rc=$?
+check "replay --fail-on failing: exit 4 on a mirror failing every query, files complete" '[ $rc -eq 4 ] && [ -s "$T/err-gate/report.txt" ] && grep -q "\"kind\": \"failing\"" "$T/err-gate/findings.json"'
+timeout 30 "$H" replay --config "$T/err.conf" --trace "$T/t20.csv" --out "$T/err-gate2" --variant sphinx2 --fail-on starved > /dev/null 2>&1; rc=$?
+check "replay --fail-on a kind not raised: exit 0" '[ $rc -eq 0 ]'
 check "errors: no counter moved" '[ "$(status_of "$T/err" succeeded_queries)" = 0 ] && [ "$(grep -E "^ag_0_errorsarow" "$T/err/agent_status.txt" | cut -f2)" = 0 ]'
 
 # failover with Manticore's retries: one dead mirror, one alive, retry_count 1 x 2 mirrors
