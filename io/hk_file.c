@@ -1,5 +1,6 @@
 /* hk_file: file reading, relative paths, atomic output files. */
 #include "hk_file.h"
+#include "hk_rundir.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -103,8 +104,19 @@ int hk_mkdirs(const char *path, hk_err *err)
         if (*s == '/' || *s == '\0') {
             char c = *s;
             *s = '\0';
-            if (mkdir(p, 0777) < 0 && errno != EEXIST)
+            if (mkdir(p, 0777) == 0) { /* a folder a run made is the run's: noted in its parent */
+                char *slash = strrchr(p, '/'), entry[1030];
+                snprintf(entry, sizeof entry, "%s/", slash ? slash + 1 : p);
+                if (slash) {
+                    *slash = '\0';
+                    hk_rundir_note(p, entry);
+                    *slash = '/';
+                } else {
+                    hk_rundir_note(".", entry);
+                }
+            } else if (errno != EEXIST) {
                 return hk_err_set(err, p, 0, 0, "cannot create folder: %s", strerror(errno));
+            }
             *s = c;
             if (!c)
                 break;
@@ -117,6 +129,7 @@ int hk_out_open(hk_out *o, const char *dir, const char *name, hk_err *err)
 {
     snprintf(o->path, sizeof o->path, "%s/%s", dir, name);
     snprintf(o->part, sizeof o->part, "%s.part", o->path);
+    hk_rundir_note(dir, name); /* listed before it exists: a killed run's part is found too */
     o->f = fopen(o->part, "w");
     if (!o->f)
         return hk_err_set(err, o->part, 0, 0, "cannot write: %s", strerror(errno));

@@ -42,8 +42,10 @@ const char *hk_err_str(const hk_err *e, char *buf, size_t n)
 {
     if (e->line > 0)
         snprintf(buf, n, "%s:%d:%d: %s", e->file, e->line, e->col, e->msg);
-    else
+    else if (e->col > 0)
         snprintf(buf, n, "%s: byte %d: %s", e->file, e->col, e->msg);
+    else /* about the whole file (cannot open it, a folder that is in use): no position */
+        snprintf(buf, n, "%s: %s", e->file, e->msg);
     return buf;
 }
 

@@ -13,7 +13,8 @@
 typedef struct hk_err {
     char file[256];
     int line;      /* 1-based; 0 = position is a byte offset */
-    int col;       /* 1-based column, or byte offset when line == 0 */
+    int col;       /* 1-based column, or byte offset when line == 0 (line 0, col 0: the whole
+                      file, no position) */
     char msg[HK_ERR_MSG];
 } hk_err;
 

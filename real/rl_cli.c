@@ -143,14 +143,22 @@ void rl_print_warns(const char *who, const hk_warns *w)
         fprintf(stderr, "%s: %d more warnings\n", who, w->dropped);
 }
 
-int rl_outdir(const char *dir, int force, hk_err *err)
+int rl_outdir(hk_rundir *rd, const char *dir, const char *who, int force, hk_err *err)
 {
-    char p[1100];
-    snprintf(p, sizeof p, "%s/queries.csv", dir);
-    if (!force && access(p, F_OK) == 0)
-        return hk_err_set(err, dir, 0, 0, "holds a finished run (queries.csv): expected a new "
-                          "folder, or --force to overwrite it");
-    return hk_mkdirs(dir, err);
+    return hk_rundir_open(rd, dir, who, force, err);
+}
+
+int rl_outdir_close(hk_rundir *rd, int rc)
+{
+    hk_err e;
+    if (rc == 0 || rc == RL_EXIT_FINDING || rc == RL_EXIT_INTERRUPTED) {
+        if (hk_rundir_done(rd, &e) == 0)
+            return rc;
+        rl_print_err("hareal", &e);
+        rc = RL_EXIT_RUN;
+    }
+    hk_rundir_abort(rd);
+    return rc;
 }
 
 static double ms(double us) { return us / 1000.0; }

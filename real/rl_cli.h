@@ -8,6 +8,7 @@
 #include "hk_answer.h"
 #include "hk_file.h"
 #include "hk_plot.h"
+#include "hk_rundir.h"
 #include "rl_drive.h"
 
 enum { RL_EXIT_RUN = 1, RL_EXIT_USAGE = 2, RL_EXIT_INPUT = 3, RL_EXIT_FINDING = 4,
@@ -39,8 +40,12 @@ int rl_cmd_mirror(int argc, char **argv);
 int rl_cmd_replay(int argc, char **argv);
 int rl_cmd_live(int argc, char **argv, const char *self);
 
-/* Output folder: refuse one that holds a finished run unless force. */
-int rl_outdir(const char *dir, int force, hk_err *err);
+/* Output folder, owned for the run (hk_rundir): refused while another run holds it, or when it
+ * holds a finished run (unless force). */
+int rl_outdir(hk_rundir *rd, const char *dir, const char *who, int force, hk_err *err);
+/* The run ended with exit code rc: its folder finished (0, a --fail-on finding, or the
+ * documented interrupted form, every query with its rows), or emptied of what it wrote. */
+int rl_outdir_close(hk_rundir *rd, int rc);
 /* The run in words: the per-mirror table, totals, replay lag, convergence, re-admission and
  * the findings (first, for report.txt, or last, for stdout); ans may be NULL. */
 void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *title,

@@ -445,7 +445,8 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
     struct sockaddr_in *addr = calloc((size_t)s->cl->nhosts + 1, sizeof *addr);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     int rc = RL_EXIT_RUN;
-    if (rl_outdir(o->c.out, o->c.force, &e) < 0) {
+    hk_rundir rd = {"", -1};
+    if (rl_outdir(&rd, o->c.out, WHO, o->c.force, &e) < 0) {
         rl_print_err(WHO, &e);
         rc = RL_EXIT_USAGE;
     } else if (!addr || !rng || start_cluster(lv, addr) < 0 || schedule_faults(lv) < 0) {
@@ -470,6 +471,8 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
         rl_master_free(m);
         rl_drive_free(&d);
     }
+    if (rd.lock_fd >= 0)
+        rc = rl_outdir_close(&rd, rc);
     if (rng)
         gsl_rng_free(rng);
     if (have > 0)

@@ -1,7 +1,10 @@
 /* rl_cmd_mirror: `hareal mirror` — run one mirror agent until SIGINT/SIGTERM
  * (or "quit" on its control stdin). */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 #include "hk_cli.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
@@ -123,15 +126,38 @@ static int parse(int argc, char **argv, mopts *o)
     return 0;
 }
 
-typedef struct sigs { uv_signal_t i, t; rl_mirror *m; } sigs;
+typedef struct sigs { uv_signal_t s[3]; rl_mirror *m; } sigs;
 
 static void on_signal(uv_signal_t *s, int sig)
 {
     sigs *g = s->data;
     (void)sig;
     rl_mirror_stop(g->m);
-    uv_close((uv_handle_t *)&g->i, NULL);
-    uv_close((uv_handle_t *)&g->t, NULL);
+    for (int k = 0; k < 3; k++)
+        uv_close((uv_handle_t *)&g->s[k], NULL);
+}
+
+/* SIGINT, SIGTERM, SIGHUP stop the mirror; the handles do not keep the loop alive by
+ * themselves (a mirror whose control stdin closed, its parent gone, ends). */
+static void watch_signals(uv_loop_t *loop, sigs *g)
+{
+    static const int which[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        uv_signal_init(loop, &g->s[k]);
+        g->s[k].data = g;
+        uv_signal_start(&g->s[k], on_signal, which[k]);
+        uv_unref((uv_handle_t *)&g->s[k]);
+    }
+}
+
+/* A mirror its parent controls dies with it, even stopped (SIGSTOP: the stall fault) and even
+ * when the parent is killed outright; EOF on the control pipe ends it too. */
+static void die_with_parent(void)
+{
+    pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* the parent died before the call */
+        raise(SIGKILL);
 }
 
 int rl_cmd_mirror(int argc, char **argv)
@@ -199,19 +225,21 @@ int rl_cmd_mirror(int argc, char **argv)
     } else if (o.log && !(log = fopen(o.log, "w"))) {
         fprintf(stderr, "hareal mirror: cannot write %s\n", o.log);
         rc = RL_EXIT_RUN;
-    } else if ((c.log = log), rl_mirror_start(&m, loop, &c, msg, sizeof msg) < 0) {
+    }
+    c.log = log;
+    if (rc) {
+        /* refused above */
+    } else if (rl_mirror_start(&m, loop, &c, msg, sizeof msg) < 0) {
         fprintf(stderr, "hareal mirror: %s\n", msg);
         rc = RL_EXIT_RUN;
     } else {
         rl_mirror_set_fault(&m, f, x);
-        if (o.control)
+        if (o.control) {
+            die_with_parent();
             rl_mirror_control_stdin(&m);
+        }
         sigs g = {.m = &m};
-        uv_signal_init(loop, &g.i);
-        uv_signal_init(loop, &g.t);
-        g.i.data = g.t.data = &g;
-        uv_signal_start(&g.i, on_signal, SIGINT);
-        uv_signal_start(&g.t, on_signal, SIGTERM);
+        watch_signals(loop, &g);
         if (!o.quiet)
             fprintf(stderr, "hareal mirror: listening on %s:%d\n", c.host, c.port);
         uv_run(loop, UV_RUN_DEFAULT);

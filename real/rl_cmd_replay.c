@@ -255,7 +255,8 @@ int rl_cmd_replay(int argc, char **argv)
         fprintf(stderr, WHO ": %s\n", addr ? msg : "out of memory");
         goto done;
     }
-    if (rl_outdir(o.c.out, o.c.force, &e) < 0) {
+    hk_rundir rd;
+    if (rl_outdir(&rd, o.c.out, WHO, o.c.force, &e) < 0) {
         rl_print_err(WHO, &e);
         rc = RL_EXIT_USAGE;
         goto done;
@@ -284,6 +285,7 @@ int rl_cmd_replay(int argc, char **argv)
         rc = RL_EXIT_INTERRUPTED;
     rl_master_free(m);
     rl_drive_free(&d);
+    rc = rl_outdir_close(&rd, rc);
 done:
     hk_trace_close(&tr);
     free(addr);

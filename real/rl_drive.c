@@ -24,6 +24,7 @@ static void close_handles(rl_drive *d)
     uv_close((uv_handle_t *)&d->timer, NULL);
     uv_close((uv_handle_t *)&d->sigint, NULL);
     uv_close((uv_handle_t *)&d->sigterm, NULL);
+    uv_close((uv_handle_t *)&d->sighup, NULL);
     uv_close((uv_handle_t *)&d->check, NULL);
     uv_close((uv_handle_t *)&d->idle, NULL);
     uv_close((uv_handle_t *)&d->tick, NULL);
@@ -256,8 +257,8 @@ static void on_idle(uv_idle_t *h)
 static void on_signal(uv_signal_t *s, int sig)
 {
     rl_drive *d = s->data;
-    (void)sig;
-    fprintf(stderr, "hareal: interrupted: stopping, every query still gets its rows\n");
+    fprintf(stderr, "hareal: interrupted by %s: stopping, every query still gets its rows\n",
+            strsignal(sig));
     rl_drive_stop(d, 1);
 }
 
@@ -311,9 +312,11 @@ int rl_drive_start(rl_drive *d)
     d->timer.data = d;
     uv_signal_init(d->loop, &d->sigint);
     uv_signal_init(d->loop, &d->sigterm);
-    d->sigint.data = d->sigterm.data = d;
+    uv_signal_init(d->loop, &d->sighup);
+    d->sigint.data = d->sigterm.data = d->sighup.data = d;
     uv_signal_start(&d->sigint, on_signal, SIGINT);
     uv_signal_start(&d->sigterm, on_signal, SIGTERM);
+    uv_signal_start(&d->sighup, on_signal, SIGHUP);
     uv_idle_init(d->loop, &d->idle);
     d->idle.data = d;
     uv_check_init(d->loop, &d->check);

@@ -45,7 +45,7 @@ typedef struct rl_drive {
     const char *tmap[RL_TMAP_MAX][2];
     /* state */
     uv_timer_t timer;
-    uv_signal_t sigint, sigterm;
+    uv_signal_t sigint, sigterm, sighup;
     uv_check_t check;
     uv_idle_t idle;              /* spins the loop (I/O included) for the last millisecond */
     uv_timer_t tick;             /* the progress line */

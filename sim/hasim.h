@@ -7,6 +7,7 @@
 #ifndef HASIM_H
 #define HASIM_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "hk_cli.h"
@@ -26,8 +27,10 @@ typedef struct hasim_args {
     int nvar, vars[HK_VAR_N];    /* --variant's list */
     int compare;                 /* more than one strategy or variant: one folder a run */
     int64_t duration_us;
-    int queries, plot, quiet, no_exec, check;
+    int queries, plot, quiet, no_exec, check, force;
+    int out_default;             /* --out not given: out/<scenario>, replaced by the next run */
     const char *fail_on;         /* --fail-on's kinds (comma list), or NULL */
+    volatile sig_atomic_t *stop; /* the signal that asked the command to stop (0: none) */
     hk_plot_sel sel;             /* what the plots draw */
     int ntmap;                   /* --table-map LOG=CONF, added to the scenario's table_map */
     const char *tmap[HK_TMAP_MAX];
@@ -52,11 +55,13 @@ void hasim_progress(void *ctx, double frac);
 void hasim_print_err(const hk_err *e);
 void hasim_print_warns(const hk_warns *w);
 
-int hasim_run(int argc, char **argv);
+/* Each command ends early and cleanly when *stop becomes a signal number (main's handler sets
+ * it): its folder emptied, exit 128 + that number. */
+int hasim_run(int argc, char **argv, volatile sig_atomic_t *stop);
 /* hasim_check.c: SCENARIO --check — run what its expect { } claims need, say which hold. */
 int hasim_check(const hasim_args *a);
 int hasim_init(int argc, char **argv);
-int hasim_sweep(int argc, char **argv);
+int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop);
 int hasim_merge(int argc, char **argv);
 
 #endif

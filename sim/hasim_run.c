@@ -11,6 +11,7 @@
 #include "hk_cli.h"
 #include "hk_file.h"
 #include "hk_report.h"
+#include "hk_rundir.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
 #include "sim.h"
@@ -28,7 +29,8 @@ static void usage(FILE *f)
 "       hasim sweep SCENARIO --grid ...    rank the settings an operator can change\n"
 "       hasim merge DIR... --out DIR       combine the shards of a sweep\n"
 "options of a run:\n"
-"  --out DIR            output folder (default out/<scenario name>)\n"
+"  --out DIR            output folder (default out/<scenario name>, replaced by the next run);\n"
+"                       a finished DIR is refused unless --force (which removes that run)\n"
 "  --seed N             seed (default: the scenario's sim { seed }, else 1)\n"
 "  --strategy LIST      override every line's ha_strategy: %s; a comma list,\n"
 "                       all (searchd's four) or every (with the extensions) compares them,\n"
@@ -113,14 +115,16 @@ static int parse_args(int argc, char **argv, hasim_args *a)
     memset(a, 0, sizeof *a);
     a->seed = a->strategy = a->variant = -1;
     a->sel.master = -1;
-    static const char *flags[] = {"--queries", "--plot", "--quiet", "--no-exec", "--check"};
-    int *fl[] = {&a->queries, &a->plot, &a->quiet, &a->no_exec, &a->check};
+    static const char *flags[] = {"--queries", "--plot", "--quiet", "--no-exec", "--check",
+                                  "--force"};
+    int *fl[] = {&a->queries, &a->plot, &a->quiet, &a->no_exec, &a->check, &a->force};
+    const int nfl = (int)(sizeof fl / sizeof fl[0]);
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         int k = 0;
-        while (k < 5 && strcmp(s, flags[k]))
+        while (k < nfl && strcmp(s, flags[k]))
             k++;
-        if (k < 5) {
+        if (k < nfl) {
             *fl[k] = 1;
             continue;
         }
@@ -154,6 +158,7 @@ static int parse_args(int argc, char **argv, hasim_args *a)
         b = b ? b + 1 : a->scenario;
         snprintf(a->outbuf, sizeof a->outbuf, "out/%.*s", (int)strcspn(b, "."), b);
         a->out = a->outbuf;
+        a->out_default = 1;
     }
     return 0;
 }
@@ -279,14 +284,24 @@ int hasim_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figures *f
         abort_streams(&st);
         return EXIT_RUN;
     }
+    o->stop = c->a->stop;
     sim_world *w = sim_new(s, o);
-    int rc = w ? sim_run(w) : -1;
+    int rc = w ? sim_run(w) : -2;
     sim_result r;
     memset(&r, 0, sizeof r);
     if (rc == 0 && sim_analyse(w, &r) < 0)
         rc = -2;
     c->done++;
     hk_progress_done(&c->prog);
+    if (rc == SIM_STOPPED || rc == SIM_WRITE_FAILED) {
+        abort_streams(&st);
+        sim_free(w);
+        if (rc == SIM_WRITE_FAILED) /* a full disk: said at once, the run's files go */
+            fprintf(stderr, P ": %s: a file of the run could not be written (disk full?): the "
+                    "run stopped at its first failed write and its files were removed\n",
+                    dir ? dir : "output");
+        return rc == SIM_STOPPED ? 128 + (int)*c->a->stop : EXIT_RUN;
+    }
     if (rc < 0) {
         int input = rc == -1 && c->L->trace && c->L->trace->failed;
         if (input)
@@ -655,12 +670,13 @@ static void plots(const hasim_args *a, const runcfg *rc, int n)
         printf("plots: %s/plots/ (open %s/index.html)\n", a->out, a->out);
 }
 
-int hasim_run(int argc, char **argv)
+int hasim_run(int argc, char **argv, volatile sig_atomic_t *stop)
 {
     hasim_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc > 0 ? 0 : EXIT_USAGE;
+    a.stop = stop;
     if (a.check)
         return hasim_check(&a);
     hk_loaded L;
@@ -677,9 +693,25 @@ int hasim_run(int argc, char **argv)
     int n = plan(&a, L.scn, cfg), R = L.scn->replications;
     sim_figures (*figs)[MAXREP] = calloc((size_t)n, sizeof *figs);
     runctx c = {&L, &a, {0}, 0, 0, NULL, NULL, 0};
+    hk_rundir rd;
+    if (hk_rundir_open(&rd, a.out, "hasim", a.force || a.out_default, &e) < 0) {
+        hasim_print_err(&e);
+        free(figs);
+        hk_loaded_free(&L);
+        return EXIT_USAGE;
+    }
     rc = figs ? run_grid(&c, cfg, n, R, figs) : EXIT_RUN;
     if (rc == 0 && a.plot)
         plots(&a, cfg, n);
+    if (rc == 0 && hk_rundir_done(&rd, &e) < 0) {
+        hasim_print_err(&e);
+        rc = EXIT_RUN;
+    }
+    if (rc) /* nothing of a failed run stays behind looking finished */
+        hk_rundir_abort(&rd);
+    if (*stop)
+        fprintf(stderr, P ": stopped by %s: the run's files in %s/ were removed (exit %d)\n",
+                strsignal(*stop), a.out, 128 + (int)*stop);
     if (rc == 0 && !a.quiet)
         printf("files: %s/\n", a.out);
     if (rc == 0 && c.failed_on) {

@@ -6,10 +6,14 @@
  * so one process, N processes and merged shards give the same bytes. */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hasim.h"
 #include "hk_file.h"
+#include "hk_rundir.h"
 #include "hk_time.h"
 #include "sweep_grid.h"
 #include "sweep_out.h"
@@ -20,7 +24,7 @@ typedef struct sweep_args {
     const char *scenario, *grid, *out;
     char outbuf[1024];
     long long seed, reps, jobs, shard_k, shard_n;
-    int variant, objective, quiet, no_exec;
+    int variant, objective, quiet, no_exec, force, out_default;
     int64_t duration_us;
 } sweep_args;
 
@@ -109,9 +113,13 @@ static int parse(int argc, char **argv, sweep_args *a)
             return usage(), -1;
         if (!strcmp(s, "--version"))
             return hk_cli_version(P), -1;
-        if (!strcmp(s, "--quiet") || !strcmp(s, "--no-exec")) {
-            *(s[2] == 'q' ? &a->quiet : &a->no_exec) = 1;
-        } else if (s[0] == '-' && s[1]) {
+        if (!strcmp(s, "--quiet"))
+            a->quiet = 1;
+        else if (!strcmp(s, "--no-exec"))
+            a->no_exec = 1;
+        else if (!strcmp(s, "--force"))
+            a->force = 1;
+        else if (s[0] == '-' && s[1]) {
             if (i + 1 >= argc)
                 return bad("option needs a value", s);
             int rc = value_opt(a, s, argv[++i]);
@@ -183,28 +191,54 @@ static int work(sweeper *w, int k, unsigned long long seed0, int variant)
     return 0;
 }
 
+/* A worker dies with the sweep: a batch engine that signals only the sweep's pid (scancel, a
+ * pod's deletion), or kills it outright, ends the workers too (SIGTERM: each removes its
+ * unfinished point file and exits). */
+static void worker_init(pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) /* the sweep died before the call */
+        raise(SIGTERM);
+}
+
+/* Wait for the workers; when the sweep is asked to stop, pass the signal on to them first. */
+static int wait_workers(sweeper *w, pid_t *pid)
+{
+    int rc = 0, told = 0;
+    for (int k = 0; k < w->a->jobs; k++) {
+        int st;
+        pid_t got;
+        while (pid[k] > 0 && (got = waitpid(pid[k], &st, 0)) < 0 && errno == EINTR)
+            if (*w->ha.stop && !told++)
+                for (int j = 0; j < w->a->jobs; j++)
+                    if (pid[j] > 0)
+                        kill(pid[j], SIGTERM);
+        if (pid[k] > 0 && got == pid[k] && (!WIFEXITED(st) || WEXITSTATUS(st)))
+            rc = rc ? rc : WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN;
+    }
+    return *w->ha.stop ? 128 + (int)*w->ha.stop : rc;
+}
+
 static int run_all(sweeper *w, unsigned long long seed0, int variant)
 {
     if (w->a->jobs == 1)
         return work(w, 0, seed0, variant);
     fflush(NULL);
-    pid_t *pid = calloc((size_t)w->a->jobs, sizeof *pid);
+    pid_t *pid = calloc((size_t)w->a->jobs, sizeof *pid), me = getpid();
     if (!pid)
         return EXIT_RUN;
     int rc = 0;
     for (int k = 0; k < w->a->jobs; k++) {
-        if ((pid[k] = fork()) == 0)
+        if ((pid[k] = fork()) == 0) {
+            worker_init(me);
             _exit(work(w, k, seed0, variant));
+        }
         if (pid[k] < 0)
             rc = EXIT_RUN;
     }
-    for (int k = 0; k < w->a->jobs; k++) {
-        int st;
-        if (pid[k] > 0 && waitpid(pid[k], &st, 0) == pid[k] && (!WIFEXITED(st) || WEXITSTATUS(st)))
-            rc = rc ? rc : WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_RUN;
-    }
+    int wrc = wait_workers(w, pid);
     free(pid);
-    return rc;
+    return rc ? rc : wrc;
 }
 
 static int finish(sweeper *w, const sweep_meta *m)
@@ -273,7 +307,7 @@ static int sweep(sweeper *w, sweep_grid *g, hk_loaded *L)
     return rc;
 }
 
-int hasim_sweep(int argc, char **argv)
+int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop)
 {
     sweep_args a;
     int rc = parse(argc, argv, &a);
@@ -289,6 +323,7 @@ int hasim_sweep(int argc, char **argv)
         size_t n = strcspn(b, ".");
         snprintf(a.outbuf, sizeof a.outbuf, "out/%.*s-sweep", (int)n, b);
         a.out = a.outbuf;
+        a.out_default = 1;
     }
     hk_loaded L;
     hk_err e;
@@ -301,10 +336,23 @@ int hasim_sweep(int argc, char **argv)
     w.out = a.out;
     w.ha.scenario = a.scenario;
     w.ha.quiet = 1;
+    w.ha.stop = stop;
     w.c.L = &L;
     w.c.a = &w.ha;
     hk_progress_init(&w.c.prog, P, 1);
+    hk_rundir rd;
+    if (hk_rundir_open(&rd, a.out, "hasim sweep", a.force || a.out_default, &e) < 0) {
+        hk_loaded_free(&L);
+        return hasim_print_err(&e), EXIT_USAGE;
+    }
     rc = sweep(&w, &g, &L);
+    if (rc == 0 && hk_rundir_done(&rd, &e) < 0)
+        rc = (hasim_print_err(&e), EXIT_RUN);
+    if (rc) /* a failed sweep leaves nothing that merges as a shard */
+        hk_rundir_abort(&rd);
+    if (*stop)
+        fprintf(stderr, P " sweep: stopped by %s: its workers ended and %s/ was emptied (exit "
+                "%d)\n", strsignal(*stop), a.out, 128 + (int)*stop);
     hk_loaded_free(&L);
     return rc;
 }
@@ -314,12 +362,14 @@ int hasim_sweep(int argc, char **argv)
 int hasim_merge(int argc, char **argv)
 {
     const char *out = NULL, *dirs[1024];
-    int nd = 0, quiet = 0;
+    int nd = 0, quiet = 0, force = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help"))
             return usage(), 0;
         if (!strcmp(argv[i], "--quiet"))
             quiet = 1;
+        else if (!strcmp(argv[i], "--force"))
+            force = 1;
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] == '-')
@@ -331,6 +381,10 @@ int hasim_merge(int argc, char **argv)
         return bad("expected hasim merge DIR... --out DIR", NULL);
     sweep_meta m, m2;
     hk_err e;
+    for (int d = 0; d < nd; d++)
+        if (!hk_rundir_finished(dirs[d]))
+            return fprintf(stderr, P " merge: %s: the sweep there did not finish (it was stopped "
+                           "or failed): run that shard again\n", dirs[d]), EXIT_INPUT;
     if (sweep_meta_read(dirs[0], &m, &e) < 0)
         return hasim_print_err(&e), EXIT_INPUT;
     for (int d = 1; d < nd; d++) {
@@ -347,9 +401,14 @@ int hasim_merge(int argc, char **argv)
         return fprintf(stderr, P " merge: %s/sweep.meta: grid: %s\n", dirs[0], msg),
                EXIT_INPUT;
     sweep_grid_from_meta(&g, &m); /* the bound figures: no scenario needed to rank shards */
-    if (hk_mkdirs(out, &e) < 0 || sweep_meta_write(out, &m, &e) < 0 ||
-        sweep_finish(dirs, nd, out, &m, &g, quiet, &e) < 0)
+    hk_rundir rd;
+    if (hk_rundir_open(&rd, out, "hasim merge", force, &e) < 0)
+        return hasim_print_err(&e), EXIT_USAGE;
+    if (sweep_meta_write(out, &m, &e) < 0 || sweep_finish(dirs, nd, out, &m, &g, quiet, &e) < 0 ||
+        hk_rundir_done(&rd, &e) < 0) {
+        hk_rundir_abort(&rd); /* a failed merge leaves no sweep.meta behind */
         return hasim_print_err(&e), EXIT_RUN;
+    }
     if (!quiet)
         printf("files: %s/\n", out);
     return 0;

@@ -297,6 +297,18 @@ void sim_free(sim_world *w)
 
 /* ---- the loop ---------------------------------------------------------- */
 
+/* Asked to stop, or a stream failed to write: checked at every sample (a simulated second). */
+static int should_stop(sim_world *w)
+{
+    if (w->o.stop && *w->o.stop)
+        w->stopped = SIM_STOPPED;
+    FILE *f[3] = {w->o.periods, w->o.latency, w->o.queries};
+    for (int i = 0; i < 3 && !w->stopped; i++)
+        if (f[i] && ferror(f[i]))
+            w->stopped = SIM_WRITE_FAILED;
+    return w->stopped != 0;
+}
+
 /* The timers: a few per simulated second, apart from the queries' events. */
 static void dispatch_timer(sim_world *w, const sim_ev *e)
 {
@@ -304,6 +316,10 @@ static void dispatch_timer(sim_world *w, const sim_ev *e)
     case EV_PING: sim_p_ping(w, e->t, e->a, e->b); break;
     case EV_PING_DONE: sim_p_ping_done(w, e->t, e->a, e->b); break;
     case EV_SAMPLE:
+        if (should_stop(w)) {
+            sim_heap_clear(&w->h);
+            break;
+        }
         if (e->t < w->end_us) {
             if (w->o.progress) /* told at each sample (at most 1 s of simulated time apart) */
                 w->o.progress(w->o.pctx, (double)(e->t - w->t0) / (double)(w->end_us - w->t0));
@@ -351,5 +367,5 @@ int sim_run(sim_world *w)
     }
     sim_p_fold(w); /* queries that finished after the last period closed */
     hk_tl_fill(&w->tl);
-    return w->trace_failed ? -1 : 0;
+    return w->stopped ? w->stopped : w->trace_failed ? -1 : 0;
 }

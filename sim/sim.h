@@ -14,6 +14,7 @@
 
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 #include "hk_buf.h"
 #include "hk_fcfs.h"
@@ -33,6 +34,7 @@ typedef struct sim_opts {
     FILE *queries;               /* queries.csv stream, or NULL */
     void (*progress)(void *ctx, double frac);   /* told now and then how far the run is */
     void *pctx;
+    volatile sig_atomic_t *stop; /* set (by a signal handler) to end the run early, or NULL */
 } sim_opts;
 
 /* The hot structures are laid out in cache lines of this size and allocated on one
@@ -180,10 +182,15 @@ typedef struct sim_world {
     hk_buf status;               /* SHOW AGENT STATUS of master 0 at the run's end */
     int status_failed;
     int trace_failed;
+    int stopped;                 /* SIM_STOPPED or SIM_WRITE_FAILED: the run ended early */
 } sim_world;
 
+enum { SIM_STOPPED = -3, SIM_WRITE_FAILED = -4 };
+
 sim_world *sim_new(const hk_scn *s, const sim_opts *o);
-/* Run to completion. Returns 0, or -1 if the trace source failed. */
+/* Run to completion. Returns 0; -1 if the trace source failed; SIM_STOPPED when *o.stop was
+ * set; SIM_WRITE_FAILED when a stream (periods, latency, queries) could not be written (a full
+ * disk is noticed within a simulated second of the first failed write). */
 int sim_run(sim_world *w);
 void sim_free(sim_world *w);
 

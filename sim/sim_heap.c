@@ -52,6 +52,14 @@ int sim_heap_push_lane(sim_heap *h, int64_t t, int type, int a, int b)
     return 0;
 }
 
+void sim_heap_clear(sim_heap *h)
+{
+    h->n = 0;
+    h->lane_on = 0;
+    if (h->e)
+        h->e[0] = (sim_ev){INT64_MAX, UINT64_MAX, 0, 0};
+}
+
 int sim_heap_pop(sim_heap *h, sim_ev *out)
 {
     if (h->lane_on && (!h->n || less(&h->lane, &h->e[0]))) {

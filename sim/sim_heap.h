@@ -35,6 +35,8 @@ int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b);
 /* The lane's next event; -1 if the lane holds one already. */
 int sim_heap_push_lane(sim_heap *h, int64_t t, int type, int a, int b);
 int sim_heap_pop(sim_heap *h, sim_ev *out);   /* 0 when empty */
+/* Drop every event (a run that stops early: interrupted, or its files cannot be written). */
+void sim_heap_clear(sim_heap *h);
 /* The heap's top (NULL when empty): most often the next event (the lane's, an arrival, may come
  * first). The loop looks at it to fetch its memory while the current event runs. */
 static inline const sim_ev *sim_heap_top(const sim_heap *h) { return h->n ? &h->e[0] : NULL; }

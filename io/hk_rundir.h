@@ -1,0 +1,38 @@
+/* hk_rundir: one run owns its output folder. While a run writes, the folder
+ * is locked (an advisory flock on DIR/.hakarma.lock, which holds the
+ * owner's pid and program: a second run refuses at once, naming them); what
+ * the run writes at the folder's top is listed in DIR/.hakarma.files (a file
+ * or a folder it made, a folder it made being wholly its own), so a rerun
+ * removes every file of the run before it and nothing else; a run that
+ * completes leaves DIR/.hakarma.done, and one that fails or is interrupted
+ * removes what it wrote, so it leaves nothing that looks finished.
+ *   a new or empty folder, or one a failed run left      taken
+ *   a finished run's folder                              refused without force
+ *   a folder with other files and no run of hakarma's    refused without force
+ * hk_out_open and hk_mkdirs note their files and folders in the list of the
+ * folder they write in, when it has one. */
+#ifndef HK_RUNDIR_H
+#define HK_RUNDIR_H
+
+#include "hk_err.h"
+
+typedef struct hk_rundir {
+    char dir[1024];
+    int lock_fd;                 /* -1: not held */
+} hk_rundir;
+
+/* Make dir, lock it for prog, remove what an earlier run wrote there (refusing a finished run
+ * or a foreign non-empty folder unless force), and start its list. -1 with err. */
+int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int force, hk_err *err);
+/* The run completed: mark the folder finished, release the lock. */
+int hk_rundir_done(hk_rundir *r, hk_err *err);
+/* The run failed or was interrupted: remove what it wrote, release the lock. */
+void hk_rundir_abort(hk_rundir *r);
+/* 1 when dir holds a run that completed. */
+int hk_rundir_finished(const char *dir);
+/* Remove every file and folder dir's list names, and the list (the folder itself stays). */
+void hk_rundir_clean(const char *dir);
+/* Note entry (a file, or a folder when it ends with '/') in dir's list, if dir has one. */
+void hk_rundir_note(const char *dir, const char *entry);
+
+#endif
