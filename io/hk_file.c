@@ -3,13 +3,32 @@
 #include "hk_rundir.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+int hk_file_regular(const char *path, hk_err *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO's open would wait */
+    if (fd < 0)
+        return hk_err_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    int rc = fstat(fd, &st);
+    close(fd);
+    if (rc < 0 || !S_ISREG(st.st_mode))
+        return hk_err_set(err, path, 0, 0, "expected a regular file, got %s",
+                          rc < 0 ? "one that cannot be examined" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                          : S_ISDIR(st.st_mode) ? "a folder" : S_ISSOCK(st.st_mode) ? "a socket"
+                          : "a device");
+    return 0;
+}
+
 int hk_file_read(const char *path, char **buf, size_t *len, hk_err *err)
 {
+    if (hk_file_regular(path, err) < 0)
+        return -1;
     FILE *f = fopen(path, "rb");
     if (!f)
         return hk_err_set(err, path, 0, 0, "cannot open: %s", strerror(errno));

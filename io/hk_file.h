@@ -13,8 +13,11 @@
 #define HK_FILE_MAX (16u << 20)  /* largest config or scenario read */
 #define HK_LINE_MAX (1u << 20)   /* longest line of a trace, log or CSV file */
 
-/* Read path into a NUL-terminated malloc'd buffer; a file over HK_FILE_MAX bytes (or
- * /dev/zero) is an error, read no further than the limit. */
+/* 0 if path is a regular file; else -1 with err naming what it is (a FIFO, a device, a
+ * folder): found without blocking, before anything reads it. */
+int hk_file_regular(const char *path, hk_err *err);
+/* Read path (a regular file) into a NUL-terminated malloc'd buffer; a file over HK_FILE_MAX
+ * bytes is an error, read no further than the limit. */
 int hk_file_read(const char *path, char **buf, size_t *len, hk_err *err);
 /* Read one line (its '\n' kept) into *buf, grown as needed up to max + 1 bytes. Returns its
  * length, 0 at the end, HK_LINE_EIO on a read error, HK_LINE_ELONG as soon as it is longer

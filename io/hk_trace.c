@@ -2,6 +2,7 @@
 #include "hk_trace.h"
 
 #include "hk_file.h"
+#include "hk_time.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,6 +69,8 @@ int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, const char *t
 {
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
+    if (hk_file_regular(path, err) < 0)
+        return -1;
     t->fmt = fmt == HK_TRACE_AUTO ? (hk_trace_fmt)sniff(path) : fmt;
     struct stat st;
     t->size = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (double)st.st_size : 0;
@@ -84,6 +87,10 @@ int hk_trace_open(hk_trace *t, const char *path, hk_trace_fmt fmt, const char *t
     if (rc == 0)
         return hk_err_set(err, path, 1, 1, "expected a header row with a '%s' column (and "
                           "optionally table and query)", tcol ? tcol : "t_s");
+    if (n > 0 && !strncmp(f[0], "\xEF\xBB\xBF", 3))
+        return hk_err_set(err, path, 1, 1, "the file starts with a UTF-8 byte-order mark (EF BB "
+                          "BF): expected the header '%s,...' (save it without the mark)",
+                          tcol ? tcol : "t_s");
     t->c_t = hk_csv_column(f, n, tcol ? tcol : "t_s");
     t->c_table = hk_csv_column(f, n, "table");
     t->c_query = hk_csv_column(f, n, "query");
@@ -139,9 +146,10 @@ static int next_csv(hk_trace *t, hk_qrec *q, hk_err *err)
     const char *query = t->c_query >= 0 ? f[t->c_query] : "";
     char *e;
     double ts = strtod(f[t->c_t], &e);
-    if (e == f[t->c_t] || *e || !(ts >= 0 && ts <= HK_TRACE_TS_MAX_S))
-        return hk_err_set(err, t->path, line, t->c_t + 1, "t_s: expected seconds from 0 to "
-                          "10000000000, got '%.40s'", f[t->c_t]);
+    if (e == f[t->c_t] || *e || !hk_is_decimal(f[t->c_t], e) ||
+        !(ts >= 0 && ts <= HK_TRACE_TS_MAX_S))
+        return hk_err_set(err, t->path, line, t->c_t + 1, "t_s: expected decimal seconds from 0 "
+                          "to 10000000000, got '%.40s'", f[t->c_t]);
     size_t tl = strlen(table), ql = strlen(query);
     if ((t->c_table >= 0 && !tl) || tl >= sizeof q->table)
         return hk_err_set(err, t->path, line, t->c_table + 1, "table: expected a table name of "
@@ -149,6 +157,11 @@ static int next_csv(hk_trace *t, hk_qrec *q, hk_err *err)
     if (reserve(t, ql + 1) < 0)
         return hk_err_set(err, t->path, line, 1, "out of memory");
     q->t_us = (int64_t)llround(ts * 1e6);
+    if (t->have_first && q->t_us < t->last_us)
+        return hk_err_set(err, t->path, line, t->c_t + 1, "t_s goes back in time (%.6f s after "
+                          "%.6f s): expected a trace sorted by t_s (sort -t, -k1,1g)", ts,
+                          (double)t->last_us / 1e6);
+    t->last_us = q->t_us;
     q->real_s = 0;
     memcpy(q->table, table, tl + 1);
     memcpy(t->qbuf, query, ql + 1);

@@ -31,6 +31,7 @@ typedef struct hk_trace {
     size_t qcap;
     int64_t first_us;            /* the first timestamp (for the span limit) */
     int have_first;
+    int64_t last_us;             /* a CSV trace's last timestamp: they may not go back */
     double size;                 /* the file's size in bytes (0: unknown) */
 } hk_trace;
 

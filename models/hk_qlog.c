@@ -27,11 +27,15 @@ int64_t hk_qlog_time(const char *s, int *len)
     int m = 0;
     while (m < 12 && strcmp(mo, mon[m]))
         m++;
-    if (m == 12 || d < 1 || d > 31 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 ||
-        ss > 60 || ms < 0 || y < HK_QLOG_YEAR_MIN || y > HK_QLOG_YEAR_MAX)
+    if (m == 12 || y < HK_QLOG_YEAR_MIN || y > HK_QLOG_YEAR_MAX || d < 1 ||
+        d > hk_month_days(y, m + 1) || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 ||
+        ss > 60 || ms < 0)
+        return -1;
+    int64_t days = hk_days_from_civil(y, m + 1, d);
+    static const char *wday[7] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"}; /* 1970-01-01 */
+    if (strcmp(wd, wday[((days % 7) + 7) % 7])) /* 'Sun Feb 30', or a weekday the date is not */
         return -1;
     *len = n;
-    int64_t days = hk_days_from_civil(y, m + 1, d);
     return ((days * 86400 + hh * 3600 + mm * 60 + ss) * 1000 + ms) * 1000;
 }
 

@@ -41,6 +41,11 @@ int hk_time_parse(const char *s, int64_t unit_us, int64_t *us, int *bad, const c
     }
     char *end;
     double v = strtod(s + i, &end);
+    if (!hk_is_decimal(s + i, end)) {
+        *bad = i;
+        *what = "a decimal number (no hex), optionally with a suffix us, ms, s, m, h, d or w";
+        return -1;
+    }
     i = (int)(end - s);
     int64_t unit = unit_us;
     if (isalpha((unsigned char)s[i])) {
@@ -119,6 +124,11 @@ int hk_real_parse(const char *s, double min, double max, double *out, int *bad,
     }
     char *end;
     double v = strtod(s + i, &end);
+    if (!hk_is_decimal(s + i, end)) {
+        *bad = i;
+        *what = "a decimal number (no hex)";
+        return -1;
+    }
     int j = skip_sp(s, (int)(end - s));
     if (s[j] != '\0') {
         *bad = (int)(end - s);
@@ -132,6 +142,23 @@ int hk_real_parse(const char *s, double min, double max, double *out, int *bad,
     }
     *out = v;
     return 0;
+}
+
+int hk_month_days(int64_t y, int m)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m < 1 || m > 12 ? 0 : days[m - 1] + (m == 2 && leap);
+}
+
+int hk_is_decimal(const char *b, const char *e)
+{
+    if (b == e)
+        return 0;
+    for (const char *p = b; p < e; p++)
+        if (!isdigit((unsigned char)*p) && !strchr(".+-eE", *p))
+            return 0;
+    return 1;
 }
 
 int64_t hk_days_from_civil(int64_t y, int m, int d)

@@ -28,6 +28,11 @@ int hk_real_parse(const char *s, double min, double max, double *out, int *bad,
 
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian, m 1..12). */
 int64_t hk_days_from_civil(int64_t y, int m, int d);
+/* Days in month m (1-12) of year y (the Gregorian leap rule). */
+int hk_month_days(int64_t y, int m);
+/* 1 if [b, e) spells a decimal number (digits, '.', a sign, an exponent): strtod also reads
+ * hex ("0x10", "0x1p1"), inf and nan, which no config or trace means. */
+int hk_is_decimal(const char *b, const char *e);
 /* "2026-12-02T10:00:00Z" (optional .fff fraction; 'T' or ' '; 'Z' or nothing = UTC) into
  * microseconds since the epoch; years 1970..2200. Same error contract. */
 int hk_iso_parse(const char *s, int64_t *us, int *bad, const char **what);

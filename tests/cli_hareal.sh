@@ -91,7 +91,7 @@ check "Ctrl-C: summary written" '[ -s "$T/int/summary.csv" ] && [ -s "$T/int/age
 # bad input
 printf 't_s,table,query\n0.1,d,a\nsoon,d,b\n' > "$T/bad.csv"
 "$H" replay --config "$T/fo.conf" --trace "$T/bad.csv" --out "$T/bad" > /dev/null 2> "$T/bad.err"; brc=$?
-check "bad trace exits 3 with file:line:col" '[ $brc -eq 3 ] && grep -q "bad.csv:3:1: t_s: expected seconds" "$T/bad.err"'
+check "bad trace exits 3 with file:line:col" '[ $brc -eq 3 ] && grep -q "bad.csv:3:1: t_s: expected decimal seconds" "$T/bad.err"'
 check "bad trace leaves no finished-looking files" '[ $brc -eq 3 ] && [ ! -e "$T/bad/queries.csv" ]'
 printf 'table d { type = distributed\n agent = 127.0.0.1:1:x [retry=3]\n}\n' > "$T/badc.conf"
 "$H" replay --config "$T/badc.conf" --trace "$T/t20.csv" --out "$T/badc" > /dev/null 2> "$T/badc.err"

@@ -77,7 +77,35 @@ run "$H" "$T/lines.scn" --out "$T/lines" --quiet; rc=$?
 check "100,000 agent lines load and run (rc $rc; linear loading)" '[ $rc -eq 0 ] && [ -s "$T/lines/summary.csv" ]'
 printf 'sim { config = /dev/zero }\n' > "$T/zero.scn"
 run "$H" "$T/zero.scn" --out "$T/zero" --quiet 2> "$T/zero.err"; rc=$?
-check "config = /dev/zero stops at the size limit (rc $rc)" '[ $rc -eq 3 ] && grep -q "at most 16 MiB" "$T/zero.err"'
+check "config = /dev/zero is refused as a device (rc $rc)" '[ $rc -eq 3 ] && grep -q "/dev/zero: expected a regular file, got a device" "$T/zero.err"'
+truncate -s 17M "$T/huge.conf"; printf 'sim { config = huge.conf }\n' > "$T/huge.scn"
+run "$H" "$T/huge.scn" --out "$T/huge" --quiet 2> "$T/huge.err"; rc=$?
+check "a 17 MiB config stops at the size limit (rc $rc)" '[ $rc -eq 3 ] && grep -q "at most 16 MiB" "$T/huge.err"'
+# ---- lax input refused with its line (a FIFO never blocks an open) --------------------------
+mkfifo "$T/fifo"
+printf 'sim { config = fifo }\n' > "$T/fifo.scn"
+run "$H" "$T/fifo.scn" --out "$T/fifo1" --quiet 2> "$T/fifo1.err"; rc=$?
+check "a FIFO as config = is refused at once (rc $rc)" '[ $rc -eq 3 ] && grep -q "expected a regular file, got a FIFO" "$T/fifo1.err"'
+run "$R" replay --config "$T/one.conf" --trace "$T/fifo" --out "$T/fifo2" > /dev/null 2> "$T/fifo2.err"; rc=$?
+check "a FIFO as --trace is refused at once (rc $rc)" '[ $rc -eq 3 ] && grep -q "expected a regular file, got a FIFO" "$T/fifo2.err"'
+printf 't_s,table,query\n0,d,a\n2,d,b\n1,d,c\n' > "$T/unsorted.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/unsorted.csv" --out "$T/uns" > /dev/null 2> "$T/uns.err"; rc=$?
+check "an unsorted CSV trace is refused at its line (rc $rc)" '[ $rc -eq 3 ] && grep -q "unsorted.csv:4:1: t_s goes back in time" "$T/uns.err"'
+printf 't_s,table,query\n0,d,a\n0x1p1,d,b\n' > "$T/hex.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/hex.csv" --out "$T/hex" > /dev/null 2> "$T/hex.err"; rc=$?
+check "a hex trace time (0x1p1) is refused at its line (rc $rc)" '[ $rc -eq 3 ] && grep -q "hex.csv:3:1: t_s: expected decimal seconds" "$T/hex.err"'
+printf '\xEF\xBB\xBFt_s,table,query\n0,d,a\n' > "$T/bom.csv"
+run "$R" replay --config "$T/one.conf" --trace "$T/bom.csv" --out "$T/bom" > /dev/null 2> "$T/bom.err"; rc=$?
+check "a UTF-8 BOM is named (rc $rc)" '[ $rc -eq 3 ] && grep -q "byte-order mark (EF BB BF)" "$T/bom.err"'
+printf 'table d { type = distributed\n agent = a:1|b:1:s\n}\nmirror default { service = 5ms }\nworkload { arrivals = poisson(10/s)  duration = 0x10s }\n' > "$T/hexdur.scn"
+run "$H" "$T/hexdur.scn" --out "$T/hexdur" --quiet 2> "$T/hexdur.err"; rc=$?
+check "a 0x10s duration is refused at its column (rc $rc)" '[ $rc -eq 3 ] && grep -q "hexdur.scn:5:.*decimal number (no hex)" "$T/hexdur.err"'
+printf '/* Sun Feb 30 10:00:00.000 2025 conn 1 real 0.001 wall 0.001 found 1 */ SELECT * FROM d WHERE MATCH(%s);\n' "'x'" > "$T/feb30.log"
+run "$R" replay --config "$T/one.conf" --trace "$T/feb30.log" --out "$T/feb30" > /dev/null 2> "$T/feb30.err"; rc=$?
+check "'Sun Feb 30' in a query log is not a date: refused at its line (rc $rc)" '[ $rc -eq 3 ] && grep -q "feb30.log:1:4: expected a timestamp like" "$T/feb30.err"'
+printf '/* Mon Mar 02 10:00:00.000 2025 conn 1 real 0.001 wall 0.001 found 1 */ SELECT * FROM d WHERE MATCH(%s);\n' "'x'" > "$T/wday.log"
+run "$R" replay --config "$T/one.conf" --trace "$T/wday.log" --out "$T/wday" > /dev/null 2> "$T/wday.err"; rc=$?
+check "a weekday the date is not (2 Mar 2025 was a Sunday) is refused (rc $rc)" '[ $rc -eq 3 ] && grep -q "wday.log:1:4:" "$T/wday.err"'
 { printf 't_s,table,query\n0,d,'; head -c 2200000 /dev/zero | tr '\0' 'q'; printf '\n'; } > "$T/long.csv"
 run "$R" replay --config "$T/one.conf" --trace "$T/long.csv" --out "$T/long" > /dev/null 2> "$T/long.err"; rc=$?
 check "a trace line over 1 MiB is refused (rc $rc)" '[ $rc -eq 3 ] && grep -q "long.csv:2:1: expected a line of at most 1 MiB" "$T/long.err"'
