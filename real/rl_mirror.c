@@ -316,21 +316,30 @@ static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
         c->persistent = hk_rd_u32(&r, "persist flag") != 0;
         return;
     }
-    if (h->code == HK_CMD_PING) {
+    char why[160] = "hakarma mirror: unknown command";
+    if (h->code == HK_CMD_PING && h->len != 4) {
+        snprintf(why, sizeof why, "hakarma mirror: PING: expected a 4-byte cookie, got %u "
+                 "bytes", (unsigned)h->len);
+    } else if (h->code == HK_CMD_PING) {
         uint32_t cookie = hk_rd_u32(&r, "cookie");
         hk_bytes b;
         hk_bytes_init(&b);
         hk_ping_reply_build(&b, cookie);
         send_bytes(c, &b, !c->persistent || c->eof);
         return;
-    }
-    if (h->code == HK_CMD_SEARCH) {
+    } else if (h->code == HK_CMD_SEARCH && (h->ver >> 8 != HK_VER_SEARCH >> 8 ||
+                                            h->ver > HK_VER_SEARCH_MANTICORE)) {
+        snprintf(why, sizeof why, "%s (client is v.%d.%d, daemon is v.%d.%d)",
+                 h->ver >> 8 != HK_VER_SEARCH >> 8 ? "major command version mismatch"
+                 : "client version is higher than daemon version", h->ver >> 8, h->ver & 0xff,
+                 HK_VER_SEARCH_MANTICORE >> 8, HK_VER_SEARCH_MANTICORE & 0xff);
+    } else if (h->code == HK_CMD_SEARCH) {
         start_search(c, body, h->len);
         return;
     }
-    hk_bytes b;
+    hk_bytes b; /* searchd's answer to a request it will not serve: an ERROR reply, then close */
     hk_bytes_init(&b);
-    hk_search_reply_build(&b, HK_ST_ERROR, "hakarma mirror: unknown command", 1, 0, 0, 0);
+    hk_search_reply_build(&b, HK_ST_ERROR, why, 1, 0, 0, 0);
     send_bytes(c, &b, 1);
 }
 

@@ -135,5 +135,26 @@ run "$F" 127.0.0.1 $((P+2)) slowloris 200 6 > "$T/slow.out"; rc=$?
 check "200 slow senders cannot stop PINGs ($(cat "$T/slow.out"))" '[ $rc -eq 0 ]'
 check "a SEARCH then a write shutdown still gets its reply" 'run "$F" 127.0.0.1 $((P+2)) halfclose'
 
+# ---- protocol: a PING without its cookie, a SEARCH of a version no searchd speaks ----------
+"$R" mirror --listen 127.0.0.1:$((P+7)) --quiet & PIDS+=($!); wait_port $((P+7))
+python3 - $((P+7)) > "$T/proto.out" <<'PY'
+import socket, struct, sys
+def ask(code, ver, body):
+    s = socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5); s.recv(4)
+    s.sendall(struct.pack('>I', 1) + struct.pack('>HHI', code, ver, len(body)) + body)
+    d = b''
+    while True:
+        x = s.recv(4096)
+        if not x: break
+        d += x
+    print(struct.unpack('>H', d[:2])[0], d[12:].decode(errors='replace'))
+ask(9, 0x100, b'')
+ask(0, 0xFFFF, b'\0' * 20)
+ask(0, 0x1FF, b'\0' * 20)
+PY
+check "a PING with a 0-byte body gets an ERROR reply saying so" 'grep -q "^1 hakarma mirror: PING: expected a 4-byte cookie, got 0 bytes" "$T/proto.out"'
+check "SEARCH version 0xFFFF: searchd's major version mismatch" 'grep -q "^1 major command version mismatch (client is v.255.255" "$T/proto.out"'
+check "SEARCH version 1.255: searchd's 'client version is higher'" 'grep -q "^1 client version is higher than daemon version (client is v.1.255" "$T/proto.out"'
+
 echo "cli_hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
