@@ -99,7 +99,7 @@ static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double windo
     if (have_total && answered > 0) {
         double t = total_ms - qt * (double)set->query_timeout_us / 1e3 -
                    ct * (double)set->connect_timeout_us / 1e3;
-        o->mean_ms = t > 0 ? t / answered : 0;
+        o->mean_ms = t > 0 ? t / answered : -1; /* no time left: unknown, not 0 ms */
     }
     o->rtt_ms = s->connect_count > 0 ? s->connect_avg_ms : -1;
 }

@@ -2,9 +2,11 @@
 #include "hk_statread.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_time.h"
 
 #define LIFETIME_MAX 10000       /* SHOW STATUS per-agent rows kept (linear lookup) */
 
@@ -58,11 +60,26 @@ static hk_sthost *host(rd *x, long i)
     return &x->s->h[i];
 }
 
+/* A value of key: a decimal number from 0 to max (a count, a time); -1 with the error at the
+ * line otherwise (nan, inf, a negative count, 1e300, an empty cell). */
+static int number(rd *x, const char *key, const char *v, double max, double *out)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !hk_is_decimal(v, end) || !isfinite(d) || d < 0 || d > max)
+        return hk_err_set(x->err, x->file, x->line, 1, "%.60s: expected a decimal number from 0 "
+                          "to %g, got '%.40s'", key, max, v);
+    *out = d;
+    return 0;
+}
+
 /* A counter value into h (k: index in counters[]). Manticore's window rows: connect_failures
  * and network_errors are count/10 shown with two implied decimals (x1000 back, to within 10). */
-static void set_counter(rd *x, hk_sthost *h, int k, const char *v, int window)
+static int set_counter(rd *x, hk_sthost *h, int k, const char *key, const char *v, int window)
 {
-    double d = atof(v);
+    double d;
+    if (number(x, key, v, HK_STATREAD_COUNT_MAX, &d) < 0)
+        return -1;
     int mant_window = x->s->layout == HK_LAYOUT_MANTICORE && window > 0;
     if (k < 9) {
         if (mant_window && (k == 2 || k == 3))
@@ -77,6 +94,7 @@ static void set_counter(rd *x, hk_sthost *h, int k, const char *v, int window)
     } else if (k == 11) {
         h->connect_avg_ms = window > 0 ? d / 1000.0 : d;
     }
+    return 0;
 }
 
 /* ag_N_Pperiods_NAME or ag_N_NAME */
@@ -91,6 +109,9 @@ static int agent_row(rd *x, const char *key, const char *v)
     if (!h)
         return hk_err_set(x->err, x->file, x->line, 1, "out of memory");
     if (!strcmp(rest, "hostname")) {
+        if (!*v || strlen(v) >= sizeof h->name)
+            return hk_err_set(x->err, x->file, x->line, 1, "%s: expected a host:port of 1 to %zu "
+                              "characters", key, sizeof h->name - 1);
         snprintf(h->name, sizeof h->name, "%s", v);
         return 0;
     }
@@ -102,7 +123,10 @@ static int agent_row(rd *x, const char *key, const char *v)
     for (int k = 0; (p == 1 || p == 5) && k < 9; k++)
         if (!strcmp(end + 8, counters[k])) {
             int tenth = x->s->layout == HK_LAYOUT_MANTICORE && (k == 2 || k == 3);
-            *(p == 1 ? &h->ev1 : &h->ev5) += atof(v) * (tenth ? 1000 : 1);
+            double d;
+            if (number(x, key, v, HK_STATREAD_COUNT_MAX, &d) < 0)
+                return -1;
+            *(p == 1 ? &h->ev1 : &h->ev5) += d * (tenth ? 1000 : 1);
             *(p == 1 ? &h->have1 : &h->have5) = 1;
         }
     if (p < x->window[n])
@@ -111,10 +135,11 @@ static int agent_row(rd *x, const char *key, const char *v)
     if ((int)p > x->s->periods)
         x->s->periods = (int)p;
     for (int k = 0; counters[k]; k++)
-        if (!strcmp(end + 8, counters[k]))
-            set_counter(x, h, k, v, (int)p);
+        if (!strcmp(end + 8, counters[k]) && set_counter(x, h, k, key, v, (int)p) < 0)
+            return -1;
     if (!strcmp(end + 8, "msecsperqueryy") && strcmp(v, "n/a")) { /* 2.2.11: total / events */
-        h->msecs = atof(v);
+        if (number(x, key, v, HK_STATREAD_MS_MAX, &h->msecs) < 0)
+            return -1;
         h->have_msecs = 1;
     }
     return 0;
@@ -150,8 +175,7 @@ static int lifetime_row(rd *x, const char *key, const char *v)
         snprintf(h->name, sizeof h->name, "%s", name);
         h->by_agent = 1;
         x->s->layout = HK_LAYOUT_MANTICORE;
-        set_counter(x, h, k, v, 0);
-        return 0;
+        return set_counter(x, h, k, key, v, 0);
     }
     return 0;
 }
@@ -169,13 +193,15 @@ static int split(char *s, char **key, char **val)
         return -1;
     *sep = 0;
     char *v = sep + 1, *e;
-    if (bar && (e = strrchr(v, '|')))
+    if (bar && !(e = strrchr(v, '|')))
+        return -1; /* a boxed row without its closing bar: cut short */
+    if (bar)
         *e = 0;
     while (*s == ' ')
         s++;
     while (*v == ' ')
         v++;
-    for (e = s + strlen(s); e > s && e[-1] == ' '; e--)
+    for (e = s + strlen(s); e > s && e[-1] == ' ';) /* the real client pads the key column */
         *--e = 0;
     for (e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\r'); )
         *--e = 0;
@@ -192,12 +218,19 @@ static int line(rd *x, char *s)
     if (split(s, &k, &v) < 0)
         return hk_err_set(x->err, x->file, x->line, 1, "expected KEY<TAB>VALUE (mysql -B) or "
                           "| KEY | VALUE | (the mysql table)");
-    if (!strcmp(k, "status_period_seconds"))
-        x->s->period_s = atoll(v);
+    double d;
+    if (!strcmp(k, "status_period_seconds")) {
+        if (number(x, k, v, HK_STATREAD_PERIOD_MAX, &d) < 0)
+            return -1;
+        if (d < 1 || d != floor(d))
+            return hk_err_set(x->err, x->file, x->line, 1, "status_period_seconds: expected a "
+                              "whole number of seconds from 1, got '%.40s'", v);
+        x->s->period_s = (int64_t)d;
+    }
     if (strncmp(k, "ag_", 3))
         return 0;
-    size_t d = strspn(k + 3, "0123456789");
-    return d && k[3 + d] == '_' ? agent_row(x, k, v) : lifetime_row(x, k, v);
+    size_t nd = strspn(k + 3, "0123456789");
+    return nd && k[3 + nd] == '_' ? agent_row(x, k, v) : lifetime_row(x, k, v);
 }
 
 int hk_statread(const char *text, size_t len, const char *file, hk_status_file *out,

@@ -13,6 +13,9 @@
 #include "hk_variant.h"
 
 #define HK_STATREAD_HOSTS_MAX 100000
+#define HK_STATREAD_COUNT_MAX 1e15   /* a counter or a summed time: more is not a real master's */
+#define HK_STATREAD_MS_MAX 1e9       /* a mean or average time, ms */
+#define HK_STATREAD_PERIOD_MAX 604800 /* status_period_seconds: a week */
 
 typedef struct hk_sthost {
     char name[256];              /* "host:port"; for SHOW STATUS rows "TABLE:LINE:MIRROR" */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mutate.sh [JOBS] — a mutation check of the core (models/), for anyone to run (not part of CI:
+# mutate.sh [JOBS [FILES]] — a mutation check of the core (models/), for anyone to run (not part of CI:
 # about 30 s a mutant on 2 cores). Each mutant of tests/mutants.txt changes one line of a models/ source in a
 # copy of the tree; the copy is rebuilt (-O2, no LTO) and the suite run without the tests that
 # need the network or take long (cli_hareal, cli_interop, cli_robust, cli_hostile): a failing
@@ -7,6 +7,7 @@
 # under 95% are killed, or when a mutant no longer applies (its text must occur exactly once).
 set -u
 J=${1:-2}
+ONLY=${2:-}   # an extended regex: only the mutants of the files it matches (e.g. 'hk_calib|hk_proto')
 S=$(cd "$(dirname "$0")/.." && pwd)
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 cp -r "$S/CMakeLists.txt" "$S/models" "$S/io" "$S/sim" "$S/real" "$S/tests" "$S/bench" "$S/plots" \
@@ -18,6 +19,7 @@ ctest --test-dir "$W/build" -j"$J" -E "$EXCL" > /dev/null 2>&1 || { echo "mutate
 n=0; killed=0; bad=0; survivors=()
 while IFS=$'\t' read -r file text repl what; do
   case "$file" in ''|'#'*) continue;; esac
+  [ -n "$ONLY" ] && ! grep -Eq "$ONLY" <<< "$file" && continue
   n=$((n+1))
   cp "$W/$file" "$W/$file.orig"
   count=$(A="$text" perl -0ne 'my $c = () = /\Q$ENV{A}\E/g; print $c' "$W/$file")

@@ -4,6 +4,7 @@
  * time, so no mean), Manticore's SHOW STATUS lifetime rows mapped to hosts through the config's
  * lines, and errors at their line. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hk_calib.h"
@@ -120,6 +121,24 @@ static void boxed_and_manticore(void **st)
     assert_near(c[hk_cluster_find_host(cl, "a:9312")].p_timeout, 0.1, 1e-9);
     free(c);
     hk_status_file_free(&sf);
+    /* connect timeouts likewise: agent_connect_timeout each (1 s by default) */
+    const char *ct = "ag_d_1_1_connect_timeouts\t10\nag_d_1_1_succeeded_queries\t90\n"
+                     "ag_d_1_1_total_query_time\t10900.000\n";
+    assert_int_equal(hk_statread(ct, strlen(ct), "ct.txt", &sf, &e), 0);
+    assert_int_equal(hk_calib(&sf, cl, &c), 0);
+    assert_near(c[hk_cluster_find_host(cl, "a:9312")].mean_ms, 10.0, 1e-9); /* (10900-10000)/90 */
+    assert_near(c[hk_cluster_find_host(cl, "a:9312")].p_timeout, 0.1, 1e-9);
+    free(c);
+    hk_status_file_free(&sf);
+    /* a status saved with CRLF line ends (a Windows client): the values lose their CR */
+    const char *crlf = "Key\tValue\r\nag_0_hostname\ta:9312\r\nag_0_ping\tyes\r\n"
+                       "ag_0_15periods_succeeded_queries\t5000\r\n";
+    assert_int_equal(hk_statread(crlf, strlen(crlf), "crlf.txt", &sf, &e), 0);
+    assert_string_equal(sf.h[0].name, "a:9312");
+    assert_int_equal(hk_calib(&sf, cl, &c), 0);
+    assert_true(c[hk_cluster_find_host(cl, "a:9312")].found);
+    free(c);
+    hk_status_file_free(&sf);
     hk_cluster_free(cl);
 }
 
@@ -135,6 +154,46 @@ static void errors_at_their_line(void **st)
     const char *empty = "Variable_name\tValue\nuptime\t5\n";
     assert_int_equal(hk_statread(empty, strlen(empty), "st.txt", &sf, &e), -1);
     assert_non_null(strstr(e.msg, "expected SHOW AGENT STATUS rows"));
+    /* values that are not a finite number in range, each refused at its line */
+    static const char *bad[] = {"nan", "inf", "-5", "1e300", "", "0x10", "12abc"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char v[200];
+        snprintf(v, sizeof v, "Key\tValue\nag_0_hostname\ta:9312\nag_0_15periods_msecsperqueryy\t"
+                 "%s\n", bad[i]);
+        assert_int_equal(hk_statread(v, strlen(v), "st.txt", &sf, &e), -1);
+        assert_int_equal(e.line, 3);
+        assert_non_null(strstr(e.msg, "expected a decimal number from 0"));
+        snprintf(v, sizeof v, "Key\tValue\nag_0_hostname\ta:9312\n"
+                 "ag_0_15periods_succeeded_queries\t%s\n", bad[i]);
+        assert_int_equal(hk_statread(v, strlen(v), "st.txt", &sf, &e), -1);
+        assert_int_equal(e.line, 3);
+    }
+    static const char *period[] = {"0", "-1", "nan", "99999999999", "1e300", "1.5"};
+    for (size_t i = 0; i < sizeof period / sizeof period[0]; i++) {
+        char v[200];
+        snprintf(v, sizeof v, "status_period_seconds\t%s\nag_0_hostname\ta:9312\n", period[i]);
+        assert_int_equal(hk_statread(v, strlen(v), "st.txt", &sf, &e), -1);
+        assert_int_equal(e.line, 1);
+    }
+    const char *cut = "| ag_0_hostname | a:9312 |\n| ag_0_15periods_warnings | 5\n";
+    assert_int_equal(hk_statread(cut, strlen(cut), "st.txt", &sf, &e), -1);
+    assert_int_equal(e.line, 2); /* a boxed row without its closing bar */
+    char *longname = malloc(3 << 20);
+    assert_non_null(longname);
+    int off = snprintf(longname, 64, "ag_0_hostname\t");
+    memset(longname + off, 'h', (3 << 20) - off - 2);
+    longname[(3 << 20) - 2] = '\n';
+    longname[(3 << 20) - 1] = '\0';
+    assert_int_equal(hk_statread(longname, strlen(longname), "st.txt", &sf, &e), -1);
+    assert_non_null(strstr(e.msg, "expected a host:port of 1 to"));
+    free(longname);
+    /* the real mysql -t pads the key column to its widest key, odd widths included */
+    const char *pad = "| ag_0_hostname                      | 127.0.0.1:23101 |\n"
+                      "| ag_0_15periods_succeeded_queries   | 40              |\n";
+    assert_int_equal(hk_statread(pad, strlen(pad), "st.txt", &sf, &e), 0);
+    assert_string_equal(sf.h[0].name, "127.0.0.1:23101");
+    assert_near(sf.h[0].c[HK_EV_SUCCESS], 40, 1e-9);
+    hk_status_file_free(&sf);
     const char nul[] = "Key\tValue\nag_0_host\0name\ta\n";
     assert_int_equal(hk_statread(nul, sizeof nul - 1, "st.txt", &sf, &e), -1);
     assert_non_null(strstr(e.msg, "NUL"));

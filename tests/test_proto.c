@@ -68,6 +68,13 @@ static void reply_matches_capture(void **st)
     hk_rd r;
     assert_int_equal(hk_search_reply_parse(HK_ST_OK, b.p + 8, b.len - 8, &res, &r), 0);
     assert_int_equal(res.matches, 0);
+    /* a reply whose retrieved count is not its match count is refused there (byte 20) */
+    uint8_t bad[64];
+    memcpy(bad, want, 57);
+    bad[8 + 23] = 1;
+    assert_int_equal(hk_search_reply_parse(HK_ST_OK, bad + 8, 49, &res, &r), -1);
+    assert_int_equal(r.err_off, 20);
+    assert_non_null(strstr(r.what, "retrieved == match count"));
     hk_bytes_free(&b);
     hk_bytes_init(&b);
     /* a Manticore master: the `id` attribute (its SQL clients need a column), total_approx */
