@@ -147,8 +147,9 @@ static int lock(hk_rundir *r, const char *prog, hk_err *err)
     return 0;
 }
 
-int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int force, hk_err *err)
+int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int flags, hk_err *err)
 {
+    int force = flags & (HK_RUNDIR_FORCE | HK_RUNDIR_KEEP);
     snprintf(r->dir, sizeof r->dir, "%s", dir);
     r->lock_fd = -1;
     if (hk_mkdirs(dir, err) < 0 || lock(r, prog, err) < 0)
@@ -164,10 +165,16 @@ int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int force, h
         return hk_err_set(err, dir, 0, 0, "is not empty and holds no hakarma run: expected a "
                           "new folder, or --force to write beside its files");
     }
-    hk_rundir_clean(dir); /* the run before, finished or not: none of its files survive */
     char p[1100];
+    if (flags & HK_RUNDIR_KEEP) { /* resumed: its list goes on, it is not finished any more */
+        path_of(p, sizeof p, dir, DONE);
+        unlink(p);
+    } else {
+        hk_rundir_clean(dir); /* the run before, finished or not: none of its files survive */
+    }
     path_of(p, sizeof p, dir, LIST);
-    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(p, O_WRONLY | O_CREAT | (flags & HK_RUNDIR_KEEP ? O_APPEND : O_TRUNC) |
+                  O_CLOEXEC, 0644);
     if (fd < 0) {
         release(r);
         return hk_err_set(err, p, 0, 0, "cannot write: %s", strerror(errno));

@@ -21,9 +21,14 @@ typedef struct hk_rundir {
     int lock_fd;                 /* -1: not held */
 } hk_rundir;
 
+enum {
+    HK_RUNDIR_FORCE = 1,         /* replace a finished run, or write beside foreign files */
+    HK_RUNDIR_KEEP = 2           /* resume: keep what the run before wrote (a sweep's points) */
+};
 /* Make dir, lock it for prog, remove what an earlier run wrote there (refusing a finished run
- * or a foreign non-empty folder unless force), and start its list. -1 with err. */
-int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int force, hk_err *err);
+ * or a foreign non-empty folder unless HK_RUNDIR_FORCE; keeping it with HK_RUNDIR_KEEP), and
+ * start its list. -1 with err. */
+int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int flags, hk_err *err);
 /* The run completed: mark the folder finished, release the lock. */
 int hk_rundir_done(hk_rundir *r, hk_err *err);
 /* The run failed or was interrupted: remove what it wrote, release the lock. */

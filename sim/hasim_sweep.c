@@ -24,7 +24,7 @@ typedef struct sweep_args {
     const char *scenario, *grid, *out;
     char outbuf[1024];
     long long seed, reps, jobs, shard_k, shard_n;
-    int variant, objective, quiet, no_exec, force, out_default;
+    int variant, objective, quiet, no_exec, force, out_default, resume;
     int64_t duration_us;
 } sweep_args;
 
@@ -32,7 +32,8 @@ static void usage(void)
 {
     printf("usage: hasim sweep SCENARIO --grid 'KEY=V1,V2 KEY2=...' [--replications R]\n"
            "                  [--objective p99|p999|failures|readmit] [-j N] [--shard K/N]\n"
-           "                  [--out DIR] [--duration T] [--seed N] [--variant NAME] [--quiet]\n"
+           "                  [--out DIR] [--duration T] [--seed N] [--variant NAME] [--resume]\n"
+"                  [--force] [--quiet]\n"
            "       hasim merge DIR... --out DIR [--quiet]\n"
            "  Runs every combination of the swept settings (KEY: ha_strategy, ha_period_karma,\n"
            "  ha_ping_interval, agent_retry_count, agent_connect_timeout, agent_query_timeout,\n"
@@ -43,6 +44,9 @@ static void usage(void)
            "  and recommends the best searchd setting. A grid with one value per key is a plain\n"
            "  run. -j N: N processes (same output for every N). --shard K/N: only the K-th of N\n"
            "  slices of the grid, for a batch engine; `hasim merge` combines the shard folders.\n"
+"  --resume: a point whose file is complete and of this sweep is not run again (a preempted\n"
+"  task, a requeued array). Each point file ends with a seal: its rows' count, the sweep's\n"
+"  digest (scenario text, grid, seed...) and their checksum; merge checks every row.\n"
            "files in DIR: sweep.csv (one row per run), report.txt, index.html (heatmaps and the\n"
            "  ranking), runs/POINT.csv, sweep.meta\n"
            "exit codes: 0 ok; 1 run-time failure; 2 bad command line (--grid errors name the\n"
@@ -119,6 +123,8 @@ static int parse(int argc, char **argv, sweep_args *a)
             a->no_exec = 1;
         else if (!strcmp(s, "--force"))
             a->force = 1;
+        else if (!strcmp(s, "--resume"))
+            a->resume = 1;
         else if (s[0] == '-' && s[1]) {
             if (i + 1 >= argc)
                 return bad("option needs a value", s);
@@ -146,19 +152,24 @@ typedef struct sweeper {
     runctx c;
     hasim_args ha;
     const char *out;
+    const sweep_meta *m;         /* what each point file is sealed with */
+    long skipped;                /* points already complete (--resume) */
 } sweeper;
 
-/* Every replication of point p, its rows into out/runs/p.csv. */
+/* Every replication of point p, its rows into out/runs/p.csv, sealed (sweep_rows_seal); a point
+ * already complete is not run again with --resume. */
 static int run_point(sweeper *w, long p, unsigned long long seed0, int variant)
 {
-    hk_out o;
     hk_err e;
-    char dir[1100];
+    char dir[1100], name[32];
     snprintf(dir, sizeof dir, "%s/runs", w->out);
-    char name[32];
     snprintf(name, sizeof name, "%ld.csv", p);
-    if (hk_out_open(&o, dir, name, &e) < 0)
-        return hasim_print_err(&e), EXIT_RUN;
+    if (w->a->resume && sweep_point_done(w->out, p, w->m)) {
+        w->skipped++;
+        return 0;
+    }
+    hk_buf rows;
+    hk_buf_init(&rows);
     for (int r = 0; r < w->a->reps; r++) {
         sim_opts op = {0};
         op.seed = seed0 + (unsigned long long)r;
@@ -169,12 +180,16 @@ static int run_point(sweeper *w, long p, unsigned long long seed0, int variant)
         memset(&fig, 0, sizeof fig);
         int rc = hasim_one(&w->c, w->s, &op, NULL, &fig, NULL);
         if (rc) {
-            hk_out_abort(&o);
+            hk_buf_free(&rows);
             return rc;
         }
-        sweep_row_write(o.f, p, r, op.seed, w->g, &fig);
+        sweep_row_put(&rows, p, r, op.seed, w->g, &fig);
     }
-    return hk_out_commit(&o, &e) < 0 ? (hasim_print_err(&e), EXIT_RUN) : 0;
+    sweep_rows_seal(&rows, p, (int)w->a->reps, w->m);
+    int rc = rows.oom ? hk_err_set(&e, dir, 0, 0, "out of memory")
+                      : hk_out_write_all(dir, name, rows.s, rows.len, &e);
+    hk_buf_free(&rows);
+    return rc < 0 ? (hasim_print_err(&e), EXIT_RUN) : 0;
 }
 
 /* Worker k of j: the shard's points i with i % j == k. */
@@ -294,6 +309,8 @@ static int sweep(sweeper *w, sweep_grid *g, hk_loaded *L)
     m.duration_us = a->duration_us;
     m.objective = (sweep_obj)a->objective;
     sweep_meta_bind(&m, g);
+    sweep_meta_digest(&m, L->text);
+    w->m = &m;
     int rc;
     char runs[1100];
     if (w->g->nrun == 1)
@@ -341,7 +358,8 @@ int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop)
     w.c.a = &w.ha;
     hk_progress_init(&w.c.prog, P, 1);
     hk_rundir rd;
-    if (hk_rundir_open(&rd, a.out, "hasim sweep", a.force || a.out_default, &e) < 0) {
+    if (hk_rundir_open(&rd, a.out, "hasim sweep", a.resume ? HK_RUNDIR_KEEP : a.force ||
+                       a.out_default ? HK_RUNDIR_FORCE : 0, &e) < 0) {
         hk_loaded_free(&L);
         return hasim_print_err(&e), EXIT_USAGE;
     }

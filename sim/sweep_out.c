@@ -1,13 +1,17 @@
 /* sweep_out: rows, aggregation, ranking, recommendation and files of a sweep (see sweep_out.h). */
 #include "sweep_out.h"
 
+#include <dirent.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hk_csv.h"
 #include "hk_file.h"
 #include "hk_find.h"
+#include "hk_hash.h"
+#include "hk_time.h"
 #include "hk_strat.h"
 #include "hk_variant.h"
 
@@ -49,29 +53,104 @@ static double readmit_of(const sim_figures *f)
     return worst;
 }
 
-void sweep_row_write(FILE *o, long point, int rep, unsigned long long seed, const sweep_grid *g,
-                     const sim_figures *f)
+static void put_field(hk_buf *b, const char *v, int first)
+{
+    if (!first)
+        hk_buf_put(b, ",", 1);
+    hk_csv_put(b, v);
+}
+
+void sweep_row_put(hk_buf *o, long point, int rep, unsigned long long seed, const sweep_grid *g,
+                   const sim_figures *f)
 {
     char b[64];
     snprintf(b, sizeof b, "%ld", point);
-    hk_csv_str(o, b, 1);
+    put_field(o, b, 1);
     snprintf(b, sizeof b, "%d", rep);
-    hk_csv_str(o, b, 0);
+    put_field(o, b, 0);
     snprintf(b, sizeof b, "%llu", seed);
-    hk_csv_str(o, b, 0);
+    put_field(o, b, 0);
     for (int a = 0; a < g->naxes; a++)
-        hk_csv_str(o, g->ax[a].text[sweep_point_value(g, point, a)], 0);
+        put_field(o, point < g->npoints ? g->ax[a].text[sweep_point_value(g, point, a)]
+                                        : "(as configured)", 0);
     double v[] = {f->n, 100.0 * f->failed_rate, f->mean, f->p50, f->p99, f->p999};
     for (int i = 0; i < 6; i++) {
         snprintf(b, sizeof b, i ? "%.4f" : "%.0f", v[i]);
-        hk_csv_str(o, b, 0);
+        put_field(o, b, 0);
     }
     double r = readmit_of(f);
     if (r >= 0)
         snprintf(b, sizeof b, "%.3f", r);
-    hk_csv_str(o, r >= 0 ? b : r == -1 ? "never" : "", 0);
-    hk_csv_str(o, f->kinds[0] ? f->kinds : "none", 0);
-    hk_csv_end(o);
+    put_field(o, r >= 0 ? b : r == -1 ? "never" : "", 0);
+    put_field(o, f->kinds[0] ? f->kinds : "none", 0);
+    hk_buf_put(o, "\n", 1);
+}
+
+void sweep_rows_seal(hk_buf *b, long point, int rows, const sweep_meta *m)
+{
+    uint64_t h = hk_hash(HK_HASH_INIT, b->s, b->len);
+    hk_buf_printf(b, "end,%ld,%d,%016llx,%016llx\n", point, rows, m->digest,
+                  (unsigned long long)h);
+}
+
+void sweep_meta_digest(sweep_meta *m, const char *text)
+{
+    char b[7000];
+    int n = snprintf(b, sizeof b, "%s\n%s\n%d\n%llu\n%d\n%lld\n%d\n%ld\n%ld\n", m->scenario,
+                     m->grid, m->replications, m->seed, m->variant, (long long)m->duration_us,
+                     (int)m->objective, m->nrun, m->current);
+    uint64_t h = hk_hash(HK_HASH_INIT, b, (size_t)(n < (int)sizeof b ? n : (int)sizeof b - 1));
+    m->digest = hk_hash(h, text ? text : "", text ? strlen(text) : 0);
+}
+
+/* A point file's text checked against its seal: the rows' length (its seal starts there), or -1
+ * with what is wrong. */
+static long sealed_rows(const char *text, size_t len, long point, const sweep_meta *m, int *rows,
+                        char *why, size_t wn)
+{
+    if (!len || text[len - 1] != '\n') {
+        snprintf(why, wn, "its last line is cut short (expected the seal 'end,%ld,...')", point);
+        return -1;
+    }
+    size_t at = len - 1;
+    while (at > 0 && text[at - 1] != '\n')
+        at--;
+    long p;
+    int n;
+    unsigned long long dg, ck;
+    char tail;
+    if (sscanf(text + at, "end,%ld,%d,%16llx,%16llx%c", &p, &n, &dg, &ck, &tail) != 5 ||
+        tail != '\n') {
+        snprintf(why, wn, "expected its last line to be the seal 'end,%ld,ROWS,DIGEST,CHECKSUM' "
+                 "(the file is cut short or not a point file)", point);
+        return -1;
+    }
+    if (p != point || dg != m->digest) {
+        snprintf(why, wn, "its seal is of %s (expected point %ld of this sweep)",
+                 p != point ? "another point" : "another sweep (scenario, grid or seed differ)",
+                 point);
+        return -1;
+    }
+    if ((unsigned long long)hk_hash(HK_HASH_INIT, text, at) != ck) {
+        snprintf(why, wn, "its rows do not match their checksum (corrupted or edited)");
+        return -1;
+    }
+    *rows = n;
+    return (long)at;
+}
+
+int sweep_point_done(const char *dir, long point, const sweep_meta *m)
+{
+    char path[1200], *buf = NULL, why[200];
+    size_t len;
+    hk_err e;
+    int rows;
+    snprintf(path, sizeof path, "%s/runs/%ld.csv", dir, point);
+    if (access(path, F_OK) < 0 || hk_file_read(path, &buf, &len, &e) < 0)
+        return 0;
+    long at = sealed_rows(buf, len, point, m, &rows, why, sizeof why);
+    free(buf);
+    return at >= 0 && rows == m->replications;
 }
 
 /* ---- meta ------------------------------------------------------------------ */
@@ -81,9 +160,10 @@ int sweep_meta_write(const char *dir, const sweep_meta *m, hk_err *err)
     char buf[6000];
     int n = snprintf(buf, sizeof buf, "scenario\t%s\ngrid\t%s\nreplications\t%d\nseed\t%llu\n"
                      "variant\t%d\nduration_us\t%lld\nobjective\t%s\npoints\t%ld\ncurrent\t%ld\n"
-                     "baseline\t%s\noverrode\t%s\n", m->scenario, m->grid,
+                     "baseline\t%s\noverrode\t%s\ndigest\t%016llx\n", m->scenario, m->grid,
                      m->replications, m->seed, m->variant, (long long)m->duration_us,
-                     sweep_obj_name(m->objective), m->nrun, m->current, m->base, m->overrode);
+                     sweep_obj_name(m->objective), m->nrun, m->current, m->base, m->overrode,
+                     m->digest);
     return hk_out_write_all(dir, "sweep.meta", buf, (size_t)n, err);
 }
 
@@ -130,12 +210,14 @@ int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err)
             got |= 512, snprintf(m->base, sizeof m->base, "%s", v);
         else if (!strcmp(s, "overrode"))
             got |= 1024, snprintf(m->overrode, sizeof m->overrode, "%s", v);
+        else if (!strcmp(s, "digest"))
+            got |= 2048, m->digest = strtoull(v, NULL, 16);
     }
     free(buf);
-    if (got != 2047 || m->current < 0 || m->current >= m->nrun || (int)m->objective < 0 || m->replications < 1 || m->replications > 1000)
+    if (got != 4095 || m->current < 0 || m->current >= m->nrun || (int)m->objective < 0 || m->replications < 1 || m->replications > 1000)
         return hk_err_set(err, path, line, 1, "expected the sweep.meta a sweep writes (scenario, "
                           "grid, replications, seed, variant, duration_us, objective, points, "
-                          "current, baseline, overrode)");
+                          "current, baseline, overrode, digest)");
     return 0;
 }
 
@@ -158,18 +240,47 @@ void sweep_grid_from_meta(sweep_grid *g, const sweep_meta *m)
 /* ---- aggregation -------------------------------------------------------------- */
 
 /* The rows file of point p: the first of the folders that has it. */
+/* The rows file of point p: in exactly one of the folders (none: a shard missing; two: a
+ * shard given twice, or two sweeps mixed). */
 static int point_file(const char *const *dirs, int nd, long p, char *path, size_t n, hk_err *err)
 {
+    int found = -1;
     for (int d = 0; d < nd; d++) {
-        snprintf(path, n, "%s/runs/%ld.csv", dirs[d], p);
-        FILE *probe = fopen(path, "r");
-        if (probe) {
-            fclose(probe);
-            return 0;
-        }
+        char q[1200];
+        snprintf(q, sizeof q, "%s/runs/%ld.csv", dirs[d], p);
+        if (access(q, F_OK) < 0)
+            continue;
+        if (found >= 0)
+            return hk_err_set(err, q, 0, 0, "grid point %ld is in %s too: expected each point in "
+                              "one shard (a shard given twice?)", p, dirs[found]);
+        found = d;
+        snprintf(path, n, "%s", q);
     }
-    return hk_err_set(err, dirs[0], 0, 0, "no results for grid point %ld (runs/%ld.csv in none "
-                      "of the folders): a shard missing?", p, p);
+    if (found < 0)
+        return hk_err_set(err, dirs[0], 0, 0, "no results for grid point %ld (runs/%ld.csv in none "
+                          "of the folders): a shard missing?", p, p);
+    return 0;
+}
+
+/* Every file in dir/runs/ is a point of the sweep (N.csv, N below nrun). */
+static int no_stray(const char *dir, long nrun, hk_err *err)
+{
+    char runs[1100];
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    DIR *d = opendir(runs);
+    if (!d)
+        return 0;
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        char *end;
+        long p = strtol(e->d_name, &end, 10);
+        if (e->d_name[0] == '.' || (end != e->d_name && !strcmp(end, ".csv") && p >= 0 && p < nrun))
+            continue;
+        rc = hk_err_set(err, runs, 0, 0, "'%s' is not a point of this sweep (expected 0.csv to "
+                        "%ld.csv)", e->d_name, nrun - 1);
+    }
+    closedir(d);
+    return rc;
 }
 
 /* The severe kinds of a findings cell ("2 starved, 1 locked") into x's list; 1 if any. */
@@ -193,50 +304,93 @@ static int note_severe(agg *x, const char *cell)
     return any;
 }
 
-static int read_point(const char *const *dirs, int nd, long p, const sweep_grid *g, agg *x,
-                      hk_err *err)
+/* Row r of point p's file, fields f (checked: its place, its seed, every figure finite and in
+ * range) into x. */
+static int add_row(agg *x, char **f, int n, long p, int r, const sweep_grid *g, const sweep_meta *m,
+                   const char *path, long line, hk_err *err)
 {
-    char path[1200];
-    if (point_file(dirs, nd, p, path, sizeof path, err) < 0)
-        return -1;
-    hk_csvr r;
-    if (hk_csvr_open(&r, path, err) < 0)
-        return -1;
-    char **f;
-    int n, rc;
-    memset(x, 0, sizeof *x);
-    while ((rc = hk_csvr_next(&r, &f, &n, err)) == 1) {
-        if (n != 3 + g->naxes + 8 || atol(f[0]) != p)
-            return hk_csvr_close(&r), hk_err_set(err, path, r.lineno, 1, "expected a sweep row of "
-                                                 "grid point %ld", p);
-        const char *const *m = (const char *const *)f + 3 + g->naxes;
-        for (int i = 0; i < 5; i++) {
-            double v = atof(m[1 + i]);
-            x->sum[i] += v;
-            x->sq[i] += v * v;
-        }
-        if (!strcmp(m[6], "never"))
-            x->never++;
-        else if (!m[6][0])
-            x->nofault++;
-        else
-            x->sum[M_READMIT] += atof(m[6]), x->sq[M_READMIT] += atof(m[6]) * atof(m[6]);
-        if (!x->n)
-            snprintf(x->findings, sizeof x->findings, "%s", m[7]);
-        x->severe += note_severe(x, m[7]);
-        x->n++;
+    char want[64];
+    snprintf(want, sizeof want, "%llu", m->seed + (unsigned long long)r);
+    if (n != 3 + g->naxes + 8 || atol(f[0]) != p || atoi(f[1]) != r || strcmp(f[2], want))
+        return hk_err_set(err, path, line, 1, "expected replication %d of grid point %ld (seed "
+                          "%s, %d fields)", r, p, want, 3 + g->naxes + 8);
+    const char *const *v = (const char *const *)f + 3 + g->naxes;
+    static const double max[6] = {1e15, 100, 1e9, 1e9, 1e9, 1e9};
+    double d[7];
+    for (int i = 0; i < 6; i++) {
+        int bad;
+        const char *what;
+        if (hk_real_parse(v[i], 0, max[i], &d[i], &bad, &what) < 0)
+            return hk_err_set(err, path, line, 4 + g->naxes + i, "expected %s from 0 to %g, got "
+                              "'%.40s'", what, max[i], v[i]);
     }
-    hk_csvr_close(&r);
-    if (rc < 0)
-        return -1;
+    int bad;
+    const char *what;
+    if (strcmp(v[6], "never") && v[6][0] && hk_real_parse(v[6], 0, 1e9, &d[6], &bad, &what) < 0)
+        return hk_err_set(err, path, line, 10 + g->naxes, "readmit_s: expected seconds, never or "
+                          "nothing, got '%.40s'", v[6]);
+    for (int i = 0; i < 5; i++) {
+        x->sum[i] += d[1 + i];
+        x->sq[i] += d[1 + i] * d[1 + i];
+    }
+    if (!strcmp(v[6], "never")) {
+        x->never++;
+    } else if (!v[6][0]) {
+        x->nofault++;
+    } else {
+        x->sum[M_READMIT] += d[6];
+        x->sq[M_READMIT] += d[6] * d[6];
+    }
     if (!x->n)
-        return hk_err_set(err, path, 1, 1, "expected the rows of grid point %ld", p);
+        snprintf(x->findings, sizeof x->findings, "%s", v[7]);
+    x->severe += note_severe(x, v[7]);
+    x->n++;
+    return 0;
+}
+
+static void agg_finish(agg *x)
+{
     for (int i = 0; i < NMET; i++) {
         int k = i == M_READMIT ? x->n - x->never - x->nofault : x->n;
         double mean = k ? x->sum[i] / k : 0, var = k > 1 ? (x->sq[i] - k * mean * mean) / (k - 1) : 0;
         x->mean[i] = mean;
         x->half[i] = k > 1 ? gsl_cdf_tdist_Pinv(0.975, k - 1) * sqrt(var > 0 ? var / k : 0) : 0;
     }
+}
+
+/* Point p's file, trusted for nothing: its seal (rows, this sweep's digest, their checksum),
+ * then each of its m->replications rows in order. */
+static int read_point(const char *const *dirs, int nd, long p, const sweep_grid *g,
+                      const sweep_meta *m, agg *x, hk_err *err)
+{
+    char path[1200], *text = NULL, why[240];
+    size_t len;
+    int rows;
+    if (point_file(dirs, nd, p, path, sizeof path, err) < 0 ||
+        hk_file_read(path, &text, &len, err) < 0)
+        return -1;
+    long at = sealed_rows(text, len, p, m, &rows, why, sizeof why);
+    free(text);
+    if (at < 0)
+        return hk_err_set(err, path, 0, 0, "%s", why);
+    if (rows != m->replications)
+        return hk_err_set(err, path, 0, 0, "holds %d replications: expected %d", rows,
+                          m->replications);
+    hk_csvr r;
+    if (hk_csvr_open(&r, path, err) < 0)
+        return -1;
+    char **f;
+    int n, rc = 0;
+    memset(x, 0, sizeof *x);
+    for (int k = 0; rc == 0 && k < rows; k++) {
+        rc = hk_csvr_next(&r, &f, &n, err);
+        rc = rc == 1 ? add_row(x, f, n, p, k, g, m, path, r.lineno, err)
+                     : rc < 0 ? -1 : hk_err_set(err, path, r.lineno, 1, "expected %d rows", rows);
+    }
+    hk_csvr_close(&r);
+    if (rc < 0)
+        return -1;
+    agg_finish(x);
     return 0;
 }
 
@@ -527,7 +681,12 @@ static int write_csv(const char *const *dirs, int nd, const char *out, const swe
             hk_out_abort(&o);
             return -1;
         }
-        fwrite(buf, 1, len, o.f);
+        size_t rows = len; /* the rows, without the seal (its last line: read_point checked it) */
+        if (rows && buf[rows - 1] == '\n')
+            rows--;
+        while (rows > 0 && buf[rows - 1] != '\n')
+            rows--;
+        fwrite(buf, 1, rows, o.f);
         free(buf);
     }
     return hk_out_commit(&o, err);
@@ -616,8 +775,10 @@ int sweep_finish(const char *const *dirs, int ndirs, const char *out, const swee
     agg *a = calloc((size_t)g->nrun, sizeof *a);
     long *order = calloc((size_t)g->nrun, sizeof *order);
     int rc = a && order ? 0 : hk_err_set(err, out, 0, 0, "out of memory");
+    for (int d = 0; rc == 0 && d < ndirs; d++)
+        rc = no_stray(dirs[d], g->nrun, err);
     for (long p = 0; rc == 0 && p < g->nrun; p++)
-        rc = read_point(dirs, ndirs, p, g, &a[p], err);
+        rc = read_point(dirs, ndirs, p, g, m, &a[p], err);
     if (rc == 0) {
         rank(&(rank_ctx){a, m->objective}, order, g->nrun);
         rc = write_csv(dirs, ndirs, out, g, err);

@@ -8,6 +8,7 @@
 #define SWEEP_OUT_H
 
 #include <stdio.h>
+#include "hk_buf.h"
 #include "hk_err.h"
 #include "sim_report.h"
 #include "sweep_grid.h"
@@ -24,11 +25,20 @@ typedef struct sweep_meta {      /* what every shard of one sweep must share */
     sweep_obj objective;
     long nrun, current;          /* the grid's bound figures (sweep_grid_bind): a merge needs */
     char base[600], overrode[600]; /* no scenario to rank the shards it is given */
+    unsigned long long digest;   /* of the scenario's text and every field above: a point file
+                                    of another sweep is refused */
 } sweep_meta;
 
-/* One run's row, from its figures (CSV through libcsv, with its newline). */
-void sweep_row_write(FILE *o, long point, int rep, unsigned long long seed, const sweep_grid *g,
-                     const sim_figures *f);
+/* One run's row, from its figures (CSV, with its newline), appended to b. */
+void sweep_row_put(hk_buf *b, long point, int rep, unsigned long long seed, const sweep_grid *g,
+                   const sim_figures *f);
+/* The point file's last row: "end,POINT,ROWS,DIGEST,CHECKSUM" (the checksum of the rows above
+ * it), appended to b, which holds those rows. */
+void sweep_rows_seal(hk_buf *b, long point, int rows, const sweep_meta *m);
+/* 1 if dir/runs/POINT.csv is complete and of this sweep (its seal matches), 0 if not. */
+int sweep_point_done(const char *dir, long point, const sweep_meta *m);
+/* m's digest, from the scenario's text and m's other fields. */
+void sweep_meta_digest(sweep_meta *m, const char *scenario_text);
 const char *sweep_obj_name(sweep_obj o);
 int sweep_obj_find(const char *s);
 

@@ -64,6 +64,38 @@ $H merge "$T/shard1" "$T/other" --out "$T/mix" 2> "$T/mix.err"
 check "shards of different sweeps are refused" '[ $? -eq 3 ] && grep -q "not shards of one sweep" "$T/mix.err" && [ ! -e "$T/mix/sweep.csv" ]'
 $H merge "$T/shard1" --out "$T/half" 2> "$T/half.err"
 check "a missing shard is named, no sweep.csv" '[ $? -eq 1 ] && grep -q "no results for grid point 1" "$T/half.err" && [ ! -e "$T/half/sweep.csv" ]'
+# a merge that trusts nothing: each damaged copy of a shard is refused, the file named
+damage() { rm -rf "$T/dmg"; cp -r "$T/shard2" "$T/dmg"; }
+merge_refused() { # what: the shard copy is damaged; expect: the words of the refusal
+  $H merge "$T/shard1" "$T/dmg" --out "$T/mdmg" > "$T/mdmg.out" 2>&1; local rc=$?
+  [ $rc -ne 0 ] && [ $rc -lt 126 ] && grep -q "$1" "$T/mdmg.out" && [ ! -e "$T/mdmg/sweep.csv" ] && [ ! -e "$T/mdmg/sweep.meta" ]
+}
+damage; head -n -2 "$T/dmg/runs/1.csv" > "$T/x" && mv "$T/x" "$T/dmg/runs/1.csv"
+check "a point file cut at a line boundary is refused, named" 'merge_refused "dmg/runs/1.csv: expected its last line to be the seal"'
+for v in nan inf 1e308 -1e300; do
+  damage; awk -F, -v v=$v 'BEGIN{OFS=","} NR==1 {$9=v} {print}' "$T/dmg/runs/1.csv" > "$T/x" && mv "$T/x" "$T/dmg/runs/1.csv"
+  check "a p99 of $v in a point file is refused, named" 'merge_refused "dmg/runs/1.csv: its rows do not match their checksum"'
+done
+damage; cp "$T/dmg/runs/1.csv" "$T/dmg/runs/99.csv"
+check "an extra runs/99.csv outside the grid is refused, named" 'merge_refused "99.csv. is not a point of this sweep"'
+$H merge "$T/shard1" "$T/shard2" "$T/shard2" --out "$T/dup2" > "$T/dup2.out" 2>&1; rc=$?
+check "a shard given twice is refused" '[ $rc -ne 0 ] && [ $rc -lt 126 ] && grep -q "grid point 1 is in .*shard2 too" "$T/dup2.out"'
+damage; sed -i 's/^end,1,3,/end,0,3,/' "$T/dmg/runs/1.csv"
+check "a point file under another point's name is refused" 'merge_refused "its seal is of another point"'
+$H merge "$T/shard1" "$T/shard2" --out "$T/merged" > "$T/again.out" 2>&1; rc=$?
+check "merge refuses a finished --out without --force" '[ $rc -eq 2 ] && grep -q "holds a finished run" "$T/again.out" && cmp -s "$T/j1/sweep.csv" "$T/merged/sweep.csv"'
+# shards that resume: a killed sweep finishes with --resume, byte-identical, its done points kept
+$H sweep "$SC" --grid "$G" -j 1 --out "$T/res" > /dev/null 2>&1 & RP=$!
+for _ in $(seq 300); do [ -s "$T/res/runs/1.csv" ] && break; sleep 0.05; done
+kill -9 $RP; wait $RP 2>/dev/null
+done_before=$(ls "$T/res/runs" | grep -c '\.csv$')
+t0=$(stat -c %Y "$T/res/runs/0.csv")
+$H sweep "$SC" --grid "$G" -j 1 --out "$T/res" --resume --quiet; rc=$?
+check "a killed sweep finishes with --resume ($done_before points were done)" '[ $rc -eq 0 ] && [ "$done_before" -ge 1 ] && [ "$(stat -c %Y "$T/res/runs/0.csv")" = "$t0" ]'
+for f in sweep.csv report.txt; do
+  check "resumed $f identical to one process" 'cmp -s "$T/j1/$f" "$T/res/$f"'
+done
+
 
 echo "cli_sweep: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -84,6 +84,8 @@ static void boxed_and_manticore(void **st)
                     "| ag_0_ping                         | yes     |\n"
                     "| ag_0_15periods_msecsperqueryy     | n/a     |\n"
                     "| ag_0_15periods_connect_failures   | 1.23    |\n"
+                    "| ag_0_1periods_network_errors      | 3.00    |\n"
+                    "| ag_0_5periods_network_errors      | 9.00    |\n"
                     "| ag_0_15periods_succeeded_queries  | 5000    |\n"
                     "| ag_0_15periods_total_query_time   | 0       |\n"
                     "+-----------------------------------+---------+\n";
@@ -93,6 +95,8 @@ static void boxed_and_manticore(void **st)
     assert_int_equal(sf.layout, HK_LAYOUT_MANTICORE);
     assert_string_equal(sf.h[0].name, "a:9312");
     assert_near(sf.h[0].c[HK_EV_CONNECT_FAILURE], 1230, 1e-6); /* count/10 at 2 decimals */
+    assert_near(sf.h[0].ev1, 3000, 1e-6); /* the 1- and 5-period windows, scaled alike */
+    assert_near(sf.h[0].ev5, 9000, 1e-6);
     hk_cluster *cl = cluster(conf, HK_DIALECT_MANTICORE);
     hk_calib_host *c;
     assert_int_equal(hk_calib(&sf, cl, &c), 0);

@@ -45,6 +45,23 @@ static void request_matches_capture(void **st)
     assert_int_equal(q.limit, 1000);
     assert_string_equal(q.query, "hello world");
     assert_string_equal(q.indexes, "myshard");
+    /* a SEARCH of 0 queries, or of 257 field weights, is refused where it says so */
+    uint8_t *body = b.p + 8;
+    size_t blen = b.len - 8;
+    body[7] = 0; /* the query count (after the master version) */
+    assert_int_equal(hk_search_req_parse(body, blen, &q, &r), -1);
+    assert_int_equal(r.err_off, 4);
+    assert_non_null(strstr(r.what, "a query count of 1..32"));
+    body[7] = 1;
+    size_t at = 0;
+    while (at + 11 <= blen && memcmp(body + at, "hello world", 11))
+        at++;
+    assert_true(at + 11 <= blen);
+    uint8_t *nw = body + at + 11; /* the weight count follows the query text */
+    memcpy(nw, "\0\0\1\1", 4);
+    assert_int_equal(hk_search_req_parse(body, blen, &q, &r), -1);
+    assert_int_equal(r.err_off, (size_t)(nw - body));
+    assert_non_null(strstr(r.what, "at most 256 field weights"));
     hk_bytes_free(&b);
 }
 
