@@ -8,13 +8,17 @@
 #include <string.h>
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hasim.h"
 #include "hk_file.h"
 #include "hk_rundir.h"
 #include "hk_time.h"
+#include "sweep_batch.h"
 #include "sweep_grid.h"
 #include "sweep_out.h"
 
@@ -25,6 +29,10 @@ typedef struct sweep_args {
     char outbuf[1024];
     long long seed, reps, jobs, shard_k, shard_n;
     int variant, objective, quiet, no_exec, force, out_default, resume;
+    sweep_engine shard_engine;   /* --shard slurm|k8s: K/N from the engine's environment */
+    sweep_engine emit;           /* --emit slurm|k8s: write the submission, run only a pilot */
+    long long tasks;             /* --tasks: array tasks / completions of --emit */
+    const char *partition;       /* --partition of --emit slurm */
     int64_t duration_us;
 } sweep_args;
 
@@ -62,10 +70,12 @@ static int bad(const char *msg, const char *arg)
 
 static int shard_opt(sweep_args *a, const char *v)
 {
+    if ((a->shard_engine = sweep_engine_find(v)) != SE_NONE)
+        return 0;
     char k[32], n[32];
     const char *slash = strchr(v, '/');
     if (!slash || slash - v >= 31 || strlen(slash + 1) >= 31)
-        return bad("--shard: expected K/N, got", v);
+        return bad("--shard: expected K/N, slurm or k8s, got", v);
     snprintf(k, sizeof k, "%.*s", (int)(slash - v), v);
     snprintf(n, sizeof n, "%s", slash + 1);
     if (hk_cli_int(P " sweep", "--shard N", n, 1, 100000, &a->shard_n) < 0 ||
@@ -90,6 +100,13 @@ static int value_opt(sweep_args *a, const char *s, const char *v)
         return hk_cli_time(P " sweep", s, v, HK_SEC, &a->duration_us) < 0 ? EXIT_USAGE : 0;
     else if (!strcmp(s, "--shard"))
         return shard_opt(a, v);
+    else if (!strcmp(s, "--emit")) {
+        if ((a->emit = sweep_engine_find(v)) == SE_NONE)
+            return bad("--emit: expected slurm or k8s, got", v);
+    } else if (!strcmp(s, "--tasks"))
+        return hk_cli_int(P " sweep", s, v, 1, 100000, &a->tasks) < 0 ? EXIT_USAGE : 0;
+    else if (!strcmp(s, "--partition"))
+        a->partition = v;
     else if (!strcmp(s, "--objective")) {
         if ((a->objective = sweep_obj_find(v)) < 0)
             return bad("--objective: expected p99, p999, failures or readmit, got", v);
@@ -141,6 +158,13 @@ static int parse(int argc, char **argv, sweep_args *a)
         return bad("expected a scenario", NULL);
     if (!a->grid)
         return bad("expected --grid 'KEY=V1,V2 ...'", NULL);
+    char msg[300];
+    if (a->shard_engine != SE_NONE &&
+        sweep_shard_from_env(a->shard_engine, &a->shard_k, &a->shard_n, msg, sizeof msg) < 0)
+        return bad("--shard", msg);
+    if (a->emit != SE_NONE && !a->out)
+        return bad("--emit: expected --out DIR (the scripts, and later the shards and the result, "
+                   "go there)", NULL);
     return 0;
 }
 
@@ -287,19 +311,117 @@ static int plain(sweeper *w, unsigned long long seed, int variant)
     return rc;
 }
 
+/* The scenario in the sweep's variant, the grid bound to it, its settings saved; 0 or an exit
+ * code. */
+static int prepare(sweeper *w, sweep_grid *g, hk_loaded *L, int *variant,
+                   unsigned long long *seed)
+{
+    const sweep_args *a = w->a;
+    hk_err e;
+    *variant = a->variant >= 0 ? a->variant : L->scn->variant;
+    if (!(w->s = hk_loaded_scn(L, *variant, NULL, &e)))
+        return hasim_print_err(&e), EXIT_INPUT;
+    char msg[400];
+    if (sweep_grid_bind(g, w->s, *variant, msg, sizeof msg) < 0)
+        return bad("--grid", msg);
+    *seed = a->seed >= 0 ? (unsigned long long)a->seed : w->s->seed;
+    return sweep_save(w->s, &w->sv) < 0 ? EXIT_RUN : 0;
+}
+
+/* The sweep's own arguments for a batch task, shell-quoted (the scenario as scn). */
+static int task_args(const sweep_args *a, const char *scn, int variant, char *b, size_t n)
+{
+    char q1[2100], q2[8300];
+    if (sweep_shell_quote(scn, q1, sizeof q1) < 0 || sweep_shell_quote(a->grid, q2, sizeof q2) < 0)
+        return -1;
+    int o = snprintf(b, n, "%s --grid %s --replications %lld --objective %s --variant %s%s", q1,
+                     q2, a->reps, sweep_obj_name((sweep_obj)a->objective),
+                     hk_variant_get(variant)->name, a->no_exec ? " --no-exec" : "");
+    if (o > 0 && a->seed >= 0)
+        o += snprintf(b + o, n - (size_t)o, " --seed %lld", a->seed);
+    if (o > 0 && a->duration_us > 0)
+        o += snprintf(b + o, n - (size_t)o, " --duration %lldus", (long long)a->duration_us);
+    return o > 0 && (size_t)o < n ? 0 : -1;
+}
+
+/* One replication of the first point, timed: what a batch task asks the engine for. */
+static int pilot(sweeper *w, unsigned long long seed, int variant, double *secs, long *mb)
+{
+    sim_opts op = {0};
+    op.seed = seed;
+    op.variant = variant;
+    op.duration_us = w->a->duration_us;
+    sweep_apply(w->g, 0, w->s, &w->sv, &op);
+    sim_figures fig;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = hasim_one(&w->c, w->s, &op, NULL, &fig, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    *secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    *mb = ru.ru_maxrss / 1024 + 1;
+    return rc;
+}
+
+/* --emit: the files that run this sweep on the engine, sized by a pilot; nothing else runs. */
+static int emit(sweeper *w, sweep_grid *g, hk_loaded *L)
+{
+    const sweep_args *a = w->a;
+    int variant;
+    unsigned long long seed;
+    int rc = prepare(w, g, L, &variant, &seed);
+    char dir[4096], scn[4096], self[4096], args[12000], logs[4200];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (rc == 0 && (!realpath(a->out, dir) || !realpath(a->scenario, scn) || sl <= 0))
+        rc = (fprintf(stderr, P " sweep: --emit: cannot resolve the paths\n"), EXIT_RUN);
+    if (rc) {
+        sweep_saved_free(&w->sv);
+        return rc;
+    }
+    self[sl] = '\0';
+    const char *base = strrchr(scn, '/') ? strrchr(scn, '/') + 1 : scn;
+    char kscn[4200];
+    snprintf(kscn, sizeof kscn, "/data/%s", base);
+    double secs = 0;
+    long mb = 0;
+    hk_err e;
+    if ((rc = pilot(w, seed, variant, &secs, &mb)) == 0 &&
+        task_args(a, a->emit == SE_K8S ? kscn : scn, variant, args, sizeof args) < 0)
+        rc = (fprintf(stderr, P " sweep: --emit: the command line is too long\n"), EXIT_USAGE);
+    long tasks = a->tasks ? (long)a->tasks : g->nrun < 16 ? g->nrun : 16;
+    tasks = tasks > g->nrun ? g->nrun : tasks;
+    sweep_emit_cfg c = {a->emit, dir, self, args, a->partition, tasks, g->nrun, (long)a->reps,
+                        secs, mb};
+    snprintf(logs, sizeof logs, "%s/logs", dir);
+    if (rc == 0 && (hk_mkdirs(logs, &e) < 0 || sweep_emit(&c, &e) < 0))
+        rc = (hasim_print_err(&e), EXIT_RUN);
+    long t, m;
+    sweep_emit_size(&c, &t, &m);
+    if (rc == 0 && !a->quiet)
+        printf("pilot: point 0 ran one replication in %.2f s, %ld MB at most; each of %ld tasks "
+               "runs up to %ld points x %lld replications: it asks for %ld:%02ld:%02ld and %ld MB "
+               "(twice the estimate, at least a minute and 256 MB)\n%s\n", secs, mb, tasks,
+               (g->nrun + tasks - 1) / tasks, a->reps, t / 3600, t / 60 % 60, t % 60, m,
+               a->emit == SE_SLURM ? "run: sh submit.sh (sbatch --array, then the merge with "
+               "--dependency=afterok); the result: result/"
+               : "copy the scenario (and the files it names) to the volume's /data, then: "
+               "sh submit-k8s.sh; the result: /data/result");
+    if (rc == 0 && !a->quiet)
+        printf("files: %s/\n", dir);
+    sweep_saved_free(&w->sv);
+    return rc;
+}
+
 static int sweep(sweeper *w, sweep_grid *g, hk_loaded *L)
 {
     const sweep_args *a = w->a;
     hk_err e;
-    int variant = a->variant >= 0 ? a->variant : L->scn->variant;
-    if (!(w->s = hk_loaded_scn(L, variant, NULL, &e)))
-        return hasim_print_err(&e), EXIT_INPUT;
-    char msg[400];
-    if (sweep_grid_bind(g, w->s, variant, msg, sizeof msg) < 0)
-        return bad("--grid", msg);
-    unsigned long long seed = a->seed >= 0 ? (unsigned long long)a->seed : w->s->seed;
-    if (sweep_save(w->s, &w->sv) < 0)
-        return EXIT_RUN;
+    int variant;
+    unsigned long long seed;
+    int rc = prepare(w, g, L, &variant, &seed);
+    if (rc)
+        return rc;
     sweep_meta m = {0};
     snprintf(m.scenario, sizeof m.scenario, "%s", a->scenario);
     snprintf(m.grid, sizeof m.grid, "%s", a->grid);
@@ -311,7 +433,6 @@ static int sweep(sweeper *w, sweep_grid *g, hk_loaded *L)
     sweep_meta_bind(&m, g);
     sweep_meta_digest(&m, L->text);
     w->m = &m;
-    int rc;
     char runs[1100];
     if (w->g->nrun == 1)
         rc = plain(w, seed, variant);
@@ -363,7 +484,7 @@ int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop)
         hk_loaded_free(&L);
         return hasim_print_err(&e), EXIT_USAGE;
     }
-    rc = sweep(&w, &g, &L);
+    rc = a.emit != SE_NONE ? emit(&w, &g, &L) : sweep(&w, &g, &L);
     if (rc == 0 && hk_rundir_done(&rd, &e) < 0)
         rc = (hasim_print_err(&e), EXIT_RUN);
     if (rc) /* a failed sweep leaves nothing that merges as a shard */
