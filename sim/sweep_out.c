@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <gsl/gsl_cdf.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -589,22 +590,45 @@ static void ties(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *a
 /* The recommendation: the best point an operator can configure with no severe finding — or the
  * current settings when that point is not better beyond noise; none when every configurable
  * point raises a severe finding (then the least bad, and what they raise). */
+/* What the sweep recommends: the best configurable point, whether to change to it, keep the
+ * current settings, or nothing (every point severe, or none configurable). */
+typedef enum verdict { V_NONE_CONFIGURABLE, V_NONE_SEVERE, V_KEEP, V_CHANGE } verdict;
+
+static long best_of(const sweep_meta *m, const sweep_grid *g, const long *order)
+{
+    for (long i = 0; i < g->nrun; i++)
+        if (configurable(g, order[i], m->variant))
+            return order[i];
+    return -1;
+}
+
+static verdict verdict_of(const sweep_grid *g, const agg *a, long best)
+{
+    long cur = g->current;
+    if (best < 0)
+        return V_NONE_CONFIGURABLE;
+    if (a[best].severe)
+        return V_NONE_SEVERE;
+    return best == cur || (!a[cur].severe && !dominated_by(a, cur, best)) ? V_KEEP : V_CHANGE;
+}
+
 static void recommend(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *a,
                       const long *order, long best)
 {
     char lab[600], fig[200], cfg[600];
     long cur = g->current;
-    if (best < 0) {
+    verdict v = verdict_of(g, a, best);
+    if (v == V_NONE_CONFIGURABLE) {
         fprintf(o, "RECOMMENDATION: none: no point of the grid is a setting searchd offers\n");
         return;
     }
     sweep_point_label(g, best, lab, sizeof lab);
     figures(fig, sizeof fig, &a[best]);
-    if (a[best].severe) {
+    if (v == V_NONE_SEVERE) {
         fprintf(o, "RECOMMENDATION: none: every setting of the grid raises a severe finding "
                 "(%s in the best one); changing these settings does not fix it. Least bad: %s: "
                 "%s\n", a[best].severe_kinds, lab, fig);
-    } else if (best == cur || (!a[cur].severe && !dominated_by(a, cur, best))) {
+    } else if (v == V_KEEP) {
         sweep_point_label(g, cur, lab, sizeof lab);
         figures(fig, sizeof fig, &a[cur]);
         fprintf(o, "RECOMMENDATION: keep your current settings (%s): no point of the grid is "
@@ -625,10 +649,7 @@ static void report(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg 
                    const long *order)
 {
     char lab[600], fig[200];
-    long n = g->nrun, best = -1, best_any = order[0], current = g->current;
-    for (long i = 0; i < n && best < 0; i++)
-        if (configurable(g, order[i], m->variant))
-            best = order[i];
+    long n = g->nrun, best = best_of(m, g, order), best_any = order[0], current = g->current;
     fprintf(o, "sweep of %s: %ld settings%s x %d replications (seeds from %llu, common random "
             "numbers), objective %s, 95%% confidence intervals\n", m->scenario, g->npoints,
             n > g->npoints ? " and the current one" : "", m->replications, m->seed,
@@ -790,6 +811,76 @@ static int write_html(const char *out, const sweep_meta *m, const sweep_grid *g,
     return hk_out_commit(&o, err);
 }
 
+/* One point in JSON: its settings, figures with their 95% half-widths, findings. */
+static json_t *point_json(const sweep_grid *g, const agg *x, long p, long rank)
+{
+    char lab[600], cfg[600];
+    sweep_point_label(g, p, lab, sizeof lab);
+    sweep_point_config(g, p, cfg, sizeof cfg);
+    json_t *o = json_pack("{s:I, s:s, s:s, s:{s:f, s:f}, s:{s:f, s:f}, s:{s:f, s:f}, s:i, s:s, "
+                          "s:b, s:s}", "rank", (json_int_t)rank, "settings", lab, "config", cfg,
+                          "p99_ms", "mean", x->mean[M_P99], "ci95", x->half[M_P99], "failed_pct",
+                          "mean", x->mean[M_FAILED], "ci95", x->half[M_FAILED], "readmit_s",
+                          "mean", x->mean[M_READMIT], "ci95", x->half[M_READMIT], "runs", x->n,
+                          "findings", x->findings, "severe", x->severe > 0, "readmit",
+                          x->nofault == x->n ? "no fault" : x->never ? "never" : "readmitted");
+    if (o && x->pareto >= 0)
+        json_object_set_new(o, "pareto", json_boolean(x->pareto));
+    return o;
+}
+
+/* recommendation.json (schema hakarma-sweep/1): the verdict, the point it names and the
+ * current settings, the ties, and every point by rank. */
+static int write_json(const char *out, const sweep_meta *m, const sweep_grid *g, const agg *a,
+                      const long *order, hk_err *err)
+{
+    static const char *const words[] = {"none: no configurable point", "none: every point "
+                                        "raises a severe finding", "keep", "change"};
+    long best = best_of(m, g, order), *rank = malloc(((size_t)g->nrun + 1) * sizeof *rank);
+    json_t *doc = json_object(), *pts = json_array(), *ties = json_array();
+    int rc = !rank || !doc || !pts || !ties;
+    for (long i = 0; !rc && i < g->nrun; i++)
+        rank[order[i]] = i + 1;
+    for (long i = 0; !rc && i < g->nrun; i++) {
+        char tie[120] = "";
+        rc = json_array_append_new(pts, point_json(g, &a[order[i]], order[i], i + 1));
+        if (best >= 0 && order[i] != best && !(a[order[i]].severe && !a[best].severe))
+            tie_words(&a[best], &a[order[i]], m->objective, tie, sizeof tie);
+        if (!rc && tie[0])
+            rc = json_array_append_new(ties, json_pack("{s:I, s:s}", "rank", (json_int_t)i + 1,
+                                                       "within_noise_on", tie));
+    }
+    verdict v = verdict_of(g, a, best);
+    if (!rc) {
+        rc = json_object_set_new(doc, "schema", json_string("hakarma-sweep/1"));
+        rc |= json_object_set_new(doc, "scenario", json_string(m->scenario));
+        rc |= json_object_set_new(doc, "objective", json_string(sweep_obj_name(m->objective)));
+        rc |= json_object_set_new(doc, "verdict", json_string(words[v]));
+        long r = v == V_KEEP ? g->current : best; /* what the words name */
+        rc |= json_object_set_new(doc, "recommended", v == V_KEEP || v == V_CHANGE
+                                  ? point_json(g, &a[r], r, rank[r]) : json_null());
+        if (v == V_NONE_SEVERE)
+            rc |= json_object_set_new(doc, "least_bad", point_json(g, &a[best], best, rank[best]));
+        rc |= json_object_set_new(doc, "current", point_json(g, &a[g->current], g->current,
+                                                             rank[g->current]));
+        rc |= json_object_set(doc, "ties", ties);
+        rc |= json_object_set(doc, "points", pts);
+    }
+    json_decref(pts);
+    json_decref(ties);
+    free(rank);
+    char *text = !rc ? json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8))
+                     : NULL;
+    json_decref(doc);
+    if (!text)
+        return hk_err_set(err, out, 0, 0, "recommendation.json: out of memory");
+    size_t n = strlen(text);
+    text[n] = '\n'; /* json_dumps leaves room for its NUL */
+    int w = hk_out_write_all(out, "recommendation.json", text, n + 1, err);
+    free(text);
+    return w;
+}
+
 int sweep_finish(const char *const *dirs, int ndirs, const char *out, const sweep_meta *m,
                  const sweep_grid *g, int quiet, hk_err *err)
 {
@@ -813,6 +904,8 @@ int sweep_finish(const char *const *dirs, int ndirs, const char *out, const swee
     }
     if (rc == 0)
         rc = write_html(out, m, g, a, order, err);
+    if (rc == 0)
+        rc = write_json(out, m, g, a, order, err);
     if (rc == 0 && !quiet)
         report(stdout, m, g, a, order);
     free(a);

@@ -22,7 +22,7 @@ parallel "$H" sweep "$SC" --grid "'$G'" --shard {}/2 --out "$T/shard{}" --quiet 
 check "two shards through GNU parallel" '[ $? -eq 0 ] && [ -s "$T/shard1/runs/0.csv" ] && [ -s "$T/shard2/runs/1.csv" ] && [ ! -e "$T/shard1/sweep.csv" ]'
 $H merge "$T/shard1" "$T/shard2" --out "$T/merged" --quiet
 check "merge exits 0" '[ $? -eq 0 ]'
-for f in sweep.csv report.txt index.html; do
+for f in sweep.csv report.txt index.html recommendation.json; do
   check "$f: -j 1, -j 3 and merged shards identical" 'cmp -s "$T/j1/$f" "$T/j3/$f" && cmp -s "$T/j1/$f" "$T/merged/$f"'
 done
 check "sweep.csv: 4 settings x 3 replications" '[ $(($(wc -l < "$T/j1/sweep.csv") - 1)) -eq 12 ]'
@@ -41,7 +41,8 @@ $H sweep "$SC" --grid 'ha_strategy=noerrors ha_period_karma=10s' --duration 2m -
 check "current settings outside the grid run as a baseline point, with their rank" '[ $rc -eq 0 ] && grep -q "1 settings and the current one" "$T/base.out" && grep -Eq "your current settings \(as configured \(ha_strategy=nodeads ha_period_karma=60\)\): .* rank [12] of 2" "$T/base.out" && [ -s "$T/base/runs/1.csv" ]'
 # severe findings are never recommended: on stall.scn every point locks after the stall
 $H sweep "$S/scenarios/stall.scn" --grid "$G" --replications 2 --out "$T/stall" > "$T/stall.out" 2>&1; rc=$?
-check "stall.scn: no recommendation, every point locks, and which points tie" '[ $rc -eq 0 ] && grep -q "^every point raises a severe finding" "$T/stall.out" && grep -q "^RECOMMENDATION: none: every setting of the grid raises a severe finding (starved, locked, takeover" "$T/stall.out" && grep -q "^  rank 1 ties with rank 2 (ha_strategy=nodeads ha_period_karma=60s)" "$T/stall.out"'
+check "recommendation.json says the same: keep, with the ties" 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"schema\"]==\"hakarma-sweep/1\" and d[\"verdict\"]==\"keep\" and d[\"recommended\"][\"settings\"]==\"ha_strategy=nodeads ha_period_karma=60s\" and d[\"ties\"][0][\"rank\"]==2 and len(d[\"points\"])==4" "$T/j1/recommendation.json"'
+check "stall.scn: no recommendation, every point locks, and which points tie" '[ $rc -eq 0 ] && grep -q "^every point raises a severe finding" "$T/stall.out" && grep -q "^RECOMMENDATION: none: every setting of the grid raises a severe finding (starved, locked, takeover" "$T/stall.out" && grep -q "^  rank 1 ties with rank 2 (ha_strategy=nodeads ha_period_karma=60s)" "$T/stall.out" && grep -q "\"verdict\": \"none: every point raises a severe finding\"" "$T/stall/recommendation.json" && grep -q "\"recommended\": null" "$T/stall/recommendation.json"'
 # per-table keys, and values as the cluster's version reads them
 $H sweep "$S/scenarios/textbook.scn" --grid 'mydist.ha_strategy=nodeads,random ha_period_karma=10s,30s' --variant sphinx2 --duration 1m --replications 2 --out "$T/tbl" > "$T/tbl.out" 2>&1; rc=$?
 check "TABLE.ha_strategy sweeps that table; no global override is claimed" '[ $rc -eq 0 ] && grep -q "mydist.ha_strategy=random" "$T/tbl.out" && ! grep -q "overrides every table" "$T/tbl.out"'
