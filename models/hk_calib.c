@@ -66,6 +66,7 @@ static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double windo
     double ev = 0;
     for (int k = 0; k < HK_EV_N; k++)
         ev += s->c[k];
+    o->window_short = window_s > 5 * k_s && s->have5 && ev > 0 && ev - s->ev5 < 0.5;
     if (window_s > 0)
         window_s = span_of(s, ev, window_s, k_s);
     double ping_s = (double)set->ping_us / 1e6;

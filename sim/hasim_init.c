@@ -116,6 +116,40 @@ static void service(FILE *o, const hk_calib_host *c, const hk_settings *set)
                 "the shape is a guess\n", median, c->mean_ms);
 }
 
+static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
+                          const hk_status_file *st, const hk_calib_host *c, const logsum *ls);
+
+/* The scenario to stdout, or to --out (complete or absent); an exit code. */
+static int write_out(const init_args *a, const hk_cluster *cl, const hk_status_file *st,
+                     const hk_calib_host *c, const logsum *ls)
+{
+    if (!a->out)
+        return write_scenario(stdout, a, cl, st, c, ls) < 0 ? EXIT_RUN : 0;
+    hk_err e;
+    char dir[1024];
+    const char *slash = strrchr(a->out, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->out) : 1, slash ? a->out : ".");
+    hk_out o;
+    int rc = hk_out_open(&o, dir, slash ? slash + 1 : a->out, &e) < 0 ? EXIT_RUN : 0;
+    if (!rc && (write_scenario(o.f, a, cl, st, c, ls) < 0 || hk_out_commit(&o, &e) < 0))
+        rc = EXIT_RUN;
+    if (rc)
+        hasim_print_err(&e);
+    else
+        printf("wrote %s: run it with build/hasim %s\n", a->out, a->out);
+    return rc;
+}
+
+/* Say on stderr which hosts' status windows are not full (the scenario says it too). */
+static void warn_short(const hk_cluster *cl, const hk_calib_host *c)
+{
+    for (int h = 0; c && h < cl->nhosts; h++)
+        if (c[h].found && c[h].window_short)
+            fprintf(stderr, P ": warning: %s: the status window is not full (its widest window "
+                    "holds no more than the 5 newest periods): the model's figures come from "
+                    "that short span\n", cl->hosts[h].name);
+}
+
 static void mirror_section(FILE *o, const hk_cluster *cl, int h, const hk_calib_host *c)
 {
     fprintf(o, "mirror %s {   # %s: %.0f timed attempts", cl->hosts[h].name, c->source,
@@ -123,6 +157,10 @@ static void mirror_section(FILE *o, const hk_cluster *cl, int h, const hk_calib_
     if (c->pings_est >= 0.5)
         fprintf(o, " (%.0f events less ~%.0f pings)", c->attempts + c->pings_est, c->pings_est);
     fprintf(o, "\n");
+    if (c->window_short)
+        fprintf(o, "    # WARNING: the status window is not full: its widest window holds no more "
+                "than its 5 newest periods (the master ran, or had traffic, for under 5 karma "
+                "periods), so these figures come from that short span\n");
     if (c->mean_ms >= 0)
         service(o, c, &cl->set);
     else
@@ -261,21 +299,9 @@ int hasim_init(int argc, char **argv)
         hasim_print_err(&e);
     } else if (a.status && hk_calib(&st, cl, &c) < 0) {
         rc = EXIT_RUN;
-    } else if (!a.out) {
-        rc = write_scenario(stdout, &a, cl, a.status ? &st : NULL, c, &ls) < 0 ? EXIT_RUN : 0;
     } else {
-        char dir[1024];
-        const char *slash = strrchr(a.out, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a.out) : 1, slash ? a.out : ".");
-        hk_out o;
-        rc = hk_out_open(&o, dir, slash ? slash + 1 : a.out, &e) < 0 ? EXIT_RUN : 0;
-        if (!rc && (write_scenario(o.f, &a, cl, a.status ? &st : NULL, c, &ls) < 0 ||
-                    hk_out_commit(&o, &e) < 0))
-            rc = EXIT_RUN;
-        if (rc)
-            hasim_print_err(&e);
-        else
-            printf("wrote %s: run it with build/hasim %s\n", a.out, a.out);
+        warn_short(cl, c);
+        rc = write_out(&a, cl, a.status ? &st : NULL, c, &ls);
     }
     free(buf);
     free(c);

@@ -134,6 +134,18 @@ static void boxed_and_manticore(void **st)
     assert_near(c[hk_cluster_find_host(cl, "a:9312")].p_timeout, 0.1, 1e-9);
     free(c);
     hk_status_file_free(&sf);
+    /* a master younger than 5 periods: its 15-period window is its 5-period one, and says so */
+    for (int full = 0; full < 2; full++) {
+        char w[300];
+        snprintf(w, sizeof w, "Key\tValue\nag_0_hostname\ta:9312\n"
+                 "ag_0_15periods_succeeded_queries\t%d\nag_0_5periods_succeeded_queries\t500\n"
+                 "ag_0_1periods_succeeded_queries\t100\n", full ? 1500 : 500);
+        assert_int_equal(hk_statread(w, strlen(w), "w.txt", &sf, &e), 0);
+        assert_int_equal(hk_calib(&sf, cl, &c), 0);
+        assert_int_equal(c[hk_cluster_find_host(cl, "a:9312")].window_short, !full);
+        free(c);
+        hk_status_file_free(&sf);
+    }
     /* a status saved with CRLF line ends (a Windows client): the values lose their CR */
     const char *crlf = "Key\tValue\r\nag_0_hostname\ta:9312\r\nag_0_ping\tyes\r\n"
                        "ag_0_15periods_succeeded_queries\t5000\r\n";
