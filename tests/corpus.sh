@@ -21,7 +21,8 @@ BASE=$(( 30000 + ($$ % 200) * 20 ))  # loopback ports for the replay cases' mirr
 # A replay case (NAME.replay): `# mirror: NAME [hareal mirror options]` lines (a mirror named
 # with `--absent` is never started: its connects are refused), `# strategy: S`, `# queries: N`
 # at 200/s; runs `hareal replay` over real mirrors on loopback. Its findings name mirrors by
-# address: they are mapped back to the case's names.
+# address: they are mapped back to the case's names. A live case (NAME.live) is a scenario that
+# `hareal live` runs on loopback, in real time.
 replay_case() {
   local f=$1 out=$2 i=0 agents="" map="" mname opts
   PIDS=()
@@ -45,10 +46,12 @@ replay_case() {
 }
 declare -A tp fn fpos near
 cases=0; broken=0
-for scn in "$C"/*.scn "$C"/*.replay; do
+for scn in "$C"/*.scn "$C"/*.replay "$C"/*.live; do
   name=$(basename "$scn"); name=${name%.*}; cases=$((cases+1))
   read -r -a args <<< "$(sed -n 's/^# args: //p' "$scn")"
   if [[ "$scn" == *.replay ]]; then replay_case "$scn" "$T/$name" > "$T/$name.log" 2>&1; rc=$?
+  elif [[ "$scn" == *.live ]]; then  # a scenario run live: hareal's master over hareal mirrors
+    timeout 120 "$B/hareal" live "$scn" --out "$T/$name" --quiet > "$T/$name.log" 2>&1; rc=$?
   else "$B/hasim" "$scn" --out "$T/$name" --quiet "${args[@]}" > "$T/$name.log" 2>&1; rc=$?; fi
   if [ $rc -ne 0 ] || [ ! -s "$T/$name/findings.csv" ]; then
     echo "FAIL: $name: hasim exited $rc"; sed 's/^/  /' "$T/$name.log"; broken=$((broken+1)); continue
