@@ -336,12 +336,13 @@ int rl_replay_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const c
     if (!started)
         rl_master_stop(m);
     uv_run(loop, UV_RUN_DEFAULT);
-    if (!started || d->failed) { /* a malformed trace: the run is not complete */
-        rl_print_err("hareal", &d->err);
+    if (!started || d->failed || d->write_failed) { /* the run is not complete */
+        if (!d->write_failed)
+            rl_print_err("hareal", &d->err); /* a malformed trace */
         hk_out_abort(po);
         hk_out_abort(qo);
         hk_out_abort(&lo);
-        return RL_EXIT_INPUT;
+        return d->write_failed ? RL_EXIT_RUN : RL_EXIT_INPUT;
     }
     if (rl_master_finish(m, dir, &e) < 0 || hk_out_commit(po, &e) < 0 ||
         hk_out_commit(&lo, &e) < 0 || hk_out_commit(qo, &e) < 0) {

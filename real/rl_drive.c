@@ -277,11 +277,31 @@ void rl_drive_stop(rl_drive *d, int interrupted)
 }
 
 /* Closed loop: a finished query makes room for the next one; the end is noticed here. */
+/* A run's stream that fails to write (a full disk) stops the run at once: nothing more is sent,
+ * and the caller removes what it wrote. */
+static int write_failed(rl_drive *d)
+{
+    FILE *f[3] = {d->queries, d->m->c.periods, d->m->c.latency};
+    for (int i = 0; i < 3 && !d->write_failed; i++)
+        if (f[i] && ferror(f[i])) {
+            d->write_failed = 1;
+            fprintf(stderr, "hareal: a file of the run could not be written (disk full?): "
+                    "stopping at the first failed write\n");
+            rl_drive_stop(d, 0);
+        }
+    return d->write_failed;
+}
+
 static void on_check(uv_check_t *c)
 {
     rl_drive *d = c->data;
     if (d->finished)
         return;
+    if (write_failed(d)) { /* nothing more is sent: end once the queries in flight have */
+        d->eof = 1;
+        check_end(d);
+        return;
+    }
     if (d->nclients && rl_now_us() - d->t0_us >= d->duration_us)
         d->eof = 1;
     if (d->eof)

@@ -54,6 +54,7 @@ typedef struct rl_drive {
     hk_qrec next;
     char qtext[64];              /* generated queries' text */
     int have_next, eof, interrupted, failed, finished, have_t0;
+    int write_failed;            /* a stream of the run could not be written (a full disk) */
     int64_t t0_trace, t0_us;
     uint64_t ids, unknown, not_sent;
     char unknown_names[256];     /* the first few table names the config lacks */

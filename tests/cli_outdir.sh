@@ -13,7 +13,7 @@ T=$(mktemp -d)
 MNT="$T/full"
 PIDS=()
 cleanup() {
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do { kill -9 "$p"; wait "$p"; } 2>/dev/null; done
   mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
   rm -rf "$T"
 }
@@ -69,6 +69,19 @@ for sig in INT:130 TERM:143 HUP:129; do
   check "SIG$s: hasim exits $want, says so, leaves no file" '[ $rc -eq $want ] && grep -q "stopped by" "$T/s$s.err" && only_hidden "$T/s$s"'
 done
 
+# --- every signal ends hareal replay in its documented interrupted form --------------------------
+RP=$(( 29500 + ($$ % 200) * 2 ))
+$R mirror --listen 127.0.0.1:$RP --quiet --service 1ms & PIDS+=($!)
+for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$RP) 2>/dev/null && break; sleep 0.05; done
+printf 'searchd { ha_period_karma = 2  ha_ping_interval = 0 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d:s\n}\n' $RP > "$T/sig.conf"
+awk 'BEGIN { print "t_s,table,query"; for (i = 0; i < 3000; i++) printf "%.3f,d,q%d\n", i * 0.01, i }' > "$T/sig.csv"
+for s in INT TERM HUP; do
+  $R replay --config "$T/sig.conf" --trace "$T/sig.csv" --out "$T/r$s" > /dev/null 2> "$T/r$s.err" & P=$!; PIDS+=($P)
+  wait_lock "$T/r$s" "$P hareal"; sleep 1; kill -$s $P; wait $P; rc=$?
+  sent=$(grep -o "[0-9]* queries sent" "$T/r$s/report.txt" 2>/dev/null | grep -o "^[0-9]*")
+  check "SIG$s: replay exits 130 part-way, every query of the trace has its row, the folder finished" '[ $rc -eq 130 ] && [ -n "$sent" ] && [ "$sent" -gt 0 ] && [ "$sent" -lt 3000 ] && [ $(($(wc -l < "$T/r$s/queries.csv") - 1)) -eq 3000 ] && [ -e "$T/r$s/.hakarma.done" ] && none_left "$T/r$s"'
+done
+
 # --- a sweep's workers die with it --------------------------------------------------------------------
 G='ha_strategy=nodeads,noerrors,random,roundrobin'
 for sig in TERM KILL; do
@@ -105,6 +118,16 @@ if mount -t tmpfs -o size=512k tmpfs "$MNT" 2> "$T/mount.err"; then
   t1=$(date +%s)
   check "a full disk stops the run at once (exit 1, says so)" '[ $rc -eq 1 ] && grep -q "disk full" "$T/full.err" && [ $((t1 - t0)) -lt 10 ]'
   check "... and removes what it wrote" 'only_hidden "$MNT/o" && [ "$(du -sk "$MNT" | cut -f1)" -lt 64 ]'
+  MP=$(( 29000 + ($$ % 200) * 5 ))
+  $R mirror --listen 127.0.0.1:$MP --quiet & PIDS+=($!)
+  for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$MP) 2>/dev/null && break; sleep 0.05; done
+  printf 'searchd { ha_period_karma = 2  ha_ping_interval = 0 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d:s\n}\n' $MP > "$T/full.conf"
+  awk 'BEGIN { print "t_s,table,query"; for (i = 0; i < 40000; i++) printf "%.4f,d,q%d\n", i * 0.0002, i }' > "$T/full.csv"
+  t0=$(date +%s%N)
+  timeout 60 $R replay --config "$T/full.conf" --trace "$T/full.csv" --out "$MNT/r" > /dev/null 2> "$T/rfull.err"; rc=$?
+  t1=$(date +%s%N)
+  check "hareal replay: a full disk stops it before the trace's 8 s end (exit 1, says so)" '[ $rc -eq 1 ] && grep -q "disk full" "$T/rfull.err" && [ $(( (t1 - t0) / 1000000 )) -lt 7000 ]'
+  check "... and removes what it wrote" 'only_hidden "$MNT/r"'
   umount "$MNT"
 elif [ "${CI:-}" = true ]; then
   check "mount a tmpfs (root, as CI is)" 'false'; cat "$T/mount.err"
