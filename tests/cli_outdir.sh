@@ -18,9 +18,7 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
-refused() { [ "$1" -ge 1 ] && [ "$1" -le 4 ]; }   # a refusal, not a crash (126+) or success
+. "$S/tests/lib.sh"   # check, refused (1-4: a refusal, not a crash)
 H="$B/hasim"; R="$B/hareal"
 LONG="$S/scenarios/large-64x3.scn"                   # seconds of work at --duration 2h
 none_left() { [ -z "$(find "$1" -name '*.part' 2>/dev/null)" ]; }
