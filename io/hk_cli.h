@@ -7,7 +7,9 @@
 
 #include <stdint.h>
 
-#define HK_VERSION "0.2.0"
+#ifndef HK_VERSION
+#define HK_VERSION "unknown" /* CMake sets it from the project's version */
+#endif
 
 /* Each returns 0, or -1 after printing "prog: opt: expected ..., got 'v'" on stderr. */
 int hk_cli_int(const char *prog, const char *opt, const char *v, long long min, long long max,

@@ -1,6 +1,12 @@
 # compare.gp: hareal live --compare-sim — simulated and real shares and latencies per mirror on
 # the same axes. Reads compare.csv. Variables: dir, out, term, gp.
 load gp.'/common.gp'
+# common.gp's fixed screen margins would put both panels of the 1x2 layout in one place: the
+# layout sets each panel's own
+set lmargin
+set rmargin
+set key below horizontal
+set bmargin 7  # room for the rotated mirror names above the key
 set datafile separator ','
 set style data histograms
 set style histogram clustered gap 1

@@ -56,6 +56,8 @@ static int parse(int argc, char **argv, init_args *a)
                            : !strcmp(argv[i], "--variant") ? &a->variant : NULL;
         if (!strcmp(argv[i], "--help"))
             return usage(), -1;
+        if (!strcmp(argv[i], "--version"))
+            return hk_cli_version(P), -1;
         if (!strcmp(argv[i], "--no-exec")) {
             a->no_exec = 1;
         } else if (dst && i + 1 < argc) {

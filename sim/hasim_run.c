@@ -10,6 +10,7 @@
 #include "hasim.h"
 #include "hk_cli.h"
 #include "hk_file.h"
+#include "hk_keys.h"
 #include "hk_report.h"
 #include "hk_rundir.h"
 #include "hk_scnload.h"
@@ -142,8 +143,13 @@ static int parse_args(int argc, char **argv, hasim_args *a)
             a->scenario = s;
             continue;
         }
-        if (i + 1 >= argc)
-            return bad("option needs a value", s), -1;
+        if (i + 1 >= argc) { /* a known option without its value, or no option at all */
+            static const char *const valued[] = {"--out", "--seed", "--strategy", "--variant",
+                                                 "--duration", "--table-map", "--lines",
+                                                 "--mirrors", "--master", "--fail-on", NULL};
+            int known = hk_word_in(s, valued);
+            return bad(known ? "option needs a value" : "unknown option", s), -1;
+        }
         int rc = value_opt(a, s, argv[i + 1]);
         if (rc > 0)
             return bad("unknown option", s), -1;

@@ -61,6 +61,18 @@ static void usage(void)
            "  column); 3 bad input (scenario)\n");
 }
 
+static void merge_usage(void)
+{
+    printf("usage: hasim merge DIR... --out DIR [--force] [--quiet]\n"
+           "  Combines the shard folders of one sweep (hasim sweep --shard K/N, slurm or k8s)\n"
+           "  into one: the same sweep.csv, report.txt, index.html and recommendation.json as one\n"
+           "  process. Nothing is trusted: each shard must have finished, each point file's seal\n"
+           "  (rows, the sweep's digest, their checksum) and every row are checked; a missing,\n"
+           "  extra, duplicated, truncated or corrupted point is refused naming its file.\n"
+           "exit codes: 0 ok; 1 run-time failure; 2 bad command line, or --out in use or holding\n"
+           "  a finished run (--force replaces it); 3 bad input (a shard, named)\n");
+}
+
 static int bad(const char *msg, const char *arg)
 {
     fprintf(stderr, P " sweep: %s%s%s\n" P ": see hasim sweep --help\n", msg, arg ? ": " : "",
@@ -504,7 +516,9 @@ int hasim_merge(int argc, char **argv)
     int nd = 0, quiet = 0, force = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help"))
-            return usage(), 0;
+            return merge_usage(), 0;
+        if (!strcmp(argv[i], "--version"))
+            return hk_cli_version(P), 0;
         if (!strcmp(argv[i], "--quiet"))
             quiet = 1;
         else if (!strcmp(argv[i], "--force"))
