@@ -133,7 +133,20 @@ static int write_out(const init_args *a, const hk_cluster *cl, const hk_status_f
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->out) : 1, slash ? a->out : ".");
     hk_out o;
     int rc = hk_out_open(&o, dir, slash ? slash + 1 : a->out, &e) < 0 ? EXIT_RUN : 0;
-    if (!rc && (write_scenario(o.f, a, cl, st, c, ls) < 0 || hk_out_commit(&o, &e) < 0))
+    if (!rc && (write_scenario(o.f, a, cl, st, c, ls) < 0 || fflush(o.f) != 0)) {
+        hk_out_abort(&o);
+        rc = EXIT_RUN;
+    }
+    hk_loaded L; /* nothing init writes fails to load: its part is read back before the rename */
+    if (!rc && hk_scn_load(o.part, !a->no_exec, &L, &e) < 0) {
+        hk_err_prefix(&e, "the scenario init wrote does not load (a bug of hasim init; the file "
+                      "was not written): ");
+        hk_out_abort(&o);
+        rc = EXIT_RUN;
+    } else if (!rc) {
+        hk_loaded_free(&L);
+    }
+    if (!rc && hk_out_commit(&o, &e) < 0)
         rc = EXIT_RUN;
     if (rc)
         hasim_print_err(&e);
@@ -197,6 +210,38 @@ static double status_rate(const hk_cluster *cl, const hk_calib_host *c, int *tab
     return best;
 }
 
+/* path as the scenario at out (NULL: stdout, read from here) names it: an absolute path as
+ * given, else relative to out's folder, which is where the scenario loader resolves it. */
+static void path_for(const char *path, const char *out, char *buf, size_t n)
+{
+    char from[PATH_MAX], to[PATH_MAX], dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", out ? out : "x");
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (path[0] == '/' || !out || !realpath(dir, from) || !realpath(path, to)) {
+        snprintf(buf, n, "%s", path);
+        return;
+    }
+    size_t k = 0, cut = 0; /* the common folders, then '..' for each of out's own */
+    while (from[k] && from[k] == to[k]) {
+        if (from[k] == '/')
+            cut = k;
+        k++;
+    }
+    if (!from[k] && (to[k] == '/' || !to[k]))
+        cut = k;
+    size_t o = 0;
+    buf[0] = '\0';
+    for (const char *f = from + cut; *f && o < n; f++)
+        if (*f == '/')
+            o += (size_t)snprintf(buf + o, n - o, "../");
+    if (o < n)
+        snprintf(buf + o, n - o, "%s", to + cut + (to[cut] == '/'));
+}
+
 static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk_calib_host *c,
                      const logsum *ls)
 {
@@ -204,7 +249,9 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk
         double span = (double)(ls->last_us - ls->first_us) / 1e6;
         fprintf(o, "# the query log, replayed: %ld searches over %.1f s from %d table name(s)\n",
                 ls->n, span, ls->ntables);
-        fprintf(o, "workload {\n    arrivals = trace(%s)\n    duration = %llds\n", a->log,
+        char log[PATH_MAX];
+        path_for(a->log, a->out, log, sizeof log);
+        fprintf(o, "workload {\n    arrivals = trace(%s)\n    duration = %llds\n", log,
                 (long long)ceil(span) + 1);
         for (int k = 0; k < ls->ntables; k++)
             if (!hk_cluster_find_table(cl, ls->tables[k]) && cl->ntables == 1)
@@ -230,8 +277,8 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk
 static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
                           const hk_status_file *st, const hk_calib_host *c, const logsum *ls)
 {
-    char abs[PATH_MAX];
-    const char *cfg = realpath(a->config, abs) ? abs : a->config;
+    char cfg[PATH_MAX];
+    path_for(a->config, a->out, cfg, sizeof cfg);
     fprintf(o, "# Written by `hasim init` from --config %s%s%s%s%s: a first model of this cluster.\n"
             "# Each mirror says where its numbers come from; 'a guess' marks what production did\n"
             "# not tell. Run it: build/hasim THIS.scn   (--variant all, --strategy all, or\n"

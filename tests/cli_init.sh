@@ -78,5 +78,13 @@ check "a bad status line: exit 3 at file:line, no scenario" '[ $? -eq 3 ] && gre
 $H init --status "$T/status.tsv" 2> "$T/noconf.err"
 check "no --config: exit 2" '[ $? -eq 2 ] && grep -q "expected --config" "$T/noconf.err"'
 
+# relocatable: the paths init writes are relative to the scenario's own folder
+mkdir -p "$T/reloc/models"; cp "$T/prod.conf" "$T/reloc/"
+(cd "$T/reloc" && $H init --config prod.conf --out models/m.scn > /dev/null 2>&1); rc=$?
+check "init names the config relative to the scenario it writes" '[ $rc -eq 0 ] && grep -q "^sim { config = ../prod.conf " "$T/reloc/models/m.scn"'
+mv "$T/reloc" "$T/moved"
+(cd / && $H "$T/moved/models/m.scn" --out "$T/moved/run" --duration 30s --quiet 2> /dev/null); rc=$?
+check "the pair moved elsewhere still runs, from any folder" '[ $rc -eq 0 ] && [ -s "$T/moved/run/summary.csv" ]'
+
 echo "cli_init: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
