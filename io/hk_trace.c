@@ -125,6 +125,10 @@ static int check_span(hk_trace *t, const hk_qrec *q, int line, int col, hk_err *
     if (d > HK_TRACE_SPAN_MAX_US || d < -HK_TRACE_SPAN_MAX_US)
         return hk_err_set(err, t->path, line, col, "expected a timestamp within 366 days of the "
                           "trace's first one (%.0f s away)", (double)d / 1e6);
+    if (d < -HK_TRACE_BACK_MAX_US) /* a log is written as queries end: a little out of order */
+        return hk_err_set(err, t->path, line, col, "expected a timestamp at most %.0f s before "
+                          "the trace's first one (it is %.0f s before: it would be sent at once)",
+                          (double)HK_TRACE_BACK_MAX_US / 1e6, (double)-d / 1e6);
     return 0;
 }
 
@@ -193,7 +197,10 @@ int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
             return hk_err_set(err, t->path, (int)t->lineno, col, "expected %s", what);
         if (rc == 1)
             return check_span(t, q, (int)t->lineno, 2, err) < 0 ? -1 : 1;
-        t->skipped++;
+        if (rc == HK_QLOG_NOT_SEARCH)
+            t->skipped++;
+        else if (n > 1) /* not a blank line */
+            t->garbage++;
     }
 }
 

@@ -12,6 +12,7 @@
 #include "hk_qlog.h"
 
 #define HK_TRACE_SPAN_MAX_US (366LL * 86400 * 1000000)
+#define HK_TRACE_BACK_MAX_US (3600LL * 1000000) /* how far a line may start before the first */
 #define HK_TRACE_TS_MAX_S 1e10
 
 typedef enum hk_trace_fmt { HK_TRACE_AUTO = -1, HK_TRACE_CSV, HK_TRACE_SPHINXQL, HK_TRACE_PLAIN }
@@ -26,7 +27,8 @@ typedef struct hk_trace {
     long lineno;
     hk_csvr csv;
     int c_t, c_table, c_query;
-    long skipped;                /* log lines that were not searches */
+    long skipped;                /* log entries that were not searches (SHOW, SET, SELECT 1) */
+    long garbage;                /* lines of a log that are no log entry at all */
     char *qbuf;                  /* the last query's text (q->query points here) */
     size_t qcap;
     int64_t first_us;            /* the first timestamp (for the span limit) */

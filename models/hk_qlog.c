@@ -126,8 +126,11 @@ int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
     while (*sql == ' ')
         sql++;
     if (strncasecmp(sql, "SELECT", 6))
-        return 0;   /* SHOW, SET, CALL ...: not a search */
-    if (table_of(sql, q->table, sizeof q->table) < 0 || !q->table[0]) {
+        return HK_QLOG_NOT_SEARCH; /* SHOW, SET, CALL ... */
+    int tr = table_of(sql, q->table, sizeof q->table);
+    if (tr == 0 && !q->table[0])
+        return HK_QLOG_NOT_SEARCH; /* SELECT 1, SELECT @@version: no table */
+    if (tr < 0 || !q->table[0]) {
         *col = (int)(sql - line) + 1;
         *what = q->table[0] ? "a table name of at most 127 characters" : "SELECT ... FROM TABLE";
         return -1;

@@ -24,8 +24,11 @@ typedef struct hk_qrec {
     size_t qcap;                 /* its size; strlen(line) + 1 is always enough */
 } hk_qrec;
 
-/* 1 = a query, 0 = not a query line (skip), -1 = malformed (*col, *what set). A table name
- * longer than 127 characters is malformed; the query is never truncated when qcap is enough. */
+/* 1 = a query; HK_QLOG_NOT_SEARCH = a log entry that is no search (SHOW, SET, CALL, a SELECT
+ * with no FROM such as 'SELECT 1'); 0 = not a log entry at all (garbage: counted, skipped);
+ * -1 = malformed (*col, *what set). A table name longer than 127 characters is malformed; the
+ * query is never truncated when qcap is enough. */
+#define HK_QLOG_NOT_SEARCH 2
 int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what);
 int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what);
 /* "Sun Apr 28 12:38:02.808 2024" at s: consumes it, returns µs since epoch or -1. */

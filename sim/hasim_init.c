@@ -21,6 +21,7 @@ typedef struct init_args {
 } init_args;
 
 typedef struct logsum {          /* what the query log holds */
+    long not_search, garbage;    /* entries that are no search; lines that are no entry */
     long n;
     int64_t first_us, last_us;
     int ntables;
@@ -99,7 +100,13 @@ static int read_log(const char *path, logsum *ls, hk_err *e)
         if (k == ls->ntables && k < LOG_TABLES)
             snprintf(ls->tables[ls->ntables++], sizeof ls->tables[0], "%s", q.table);
     }
+    ls->not_search = t.skipped;
+    ls->garbage = t.garbage;
     hk_trace_close(&t);
+    if (r == 0 && (ls->not_search || ls->garbage))
+        fprintf(stderr, P ": note: %s: %ld entries that are no search (SHOW, SET, SELECT 1, ...) "
+                "and %ld lines that are no log entry were not taken as searches\n", path,
+                ls->not_search, ls->garbage);
     return r < 0 ? -1 : 0;
 }
 
@@ -247,8 +254,9 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk
 {
     if (a->log) {
         double span = (double)(ls->last_us - ls->first_us) / 1e6;
-        fprintf(o, "# the query log, replayed: %ld searches over %.1f s from %d table name(s)\n",
-                ls->n, span, ls->ntables);
+        fprintf(o, "# the query log, replayed: %ld searches over %.1f s from %d table name(s); "
+                "%ld entries that are no search and %ld lines that are no entry left out\n",
+                ls->n, span, ls->ntables, ls->not_search, ls->garbage);
         char log[PATH_MAX];
         path_for(a->log, a->out, log, sizeof log);
         fprintf(o, "workload {\n    arrivals = trace(%s)\n    duration = %llds\n", log,

@@ -135,6 +135,18 @@ run "$F" 127.0.0.1 $((P+2)) slowloris 200 6 > "$T/slow.out"; rc=$?
 check "200 slow senders cannot stop PINGs ($(cat "$T/slow.out"))" '[ $rc -eq 0 ]'
 check "a SEARCH then a write shutdown still gets its reply" 'run "$F" 127.0.0.1 $((P+2)) halfclose'
 
+# ---- a query log's non-searches and garbage are counted, never sent; a line far back refused
+{ printf '/* Sun Apr 28 12:38:00.000 2024 conn 2 real 0.010 wall 0.010 found 0 */ SELECT * FROM d WHERE MATCH(%s);\n' "'q'"
+  printf '/* Sun Apr 28 12:38:01.000 2024 conn 2 real 0.001 wall 0.001 found 0 */ SELECT 1;\n'
+  printf '/* Sun Apr 28 12:38:01.000 2024 conn 2 real 0.001 wall 0.001 found 0 */ SHOW META;\n'
+  echo "a line that is no log entry"; } > "$T/mixed.log"
+run "$R" replay --config "$T/one.conf" --trace "$T/mixed.log" --out "$T/mixed" > "$T/mixed.out" 2>&1; rc=$?
+check "SELECT 1 and SHOW are no searches, garbage is counted: 1 query sent (rc $rc)" 'grep -q "1 queries sent" "$T/mixed/report.txt" && grep -q "trace: 2 entries that are no search .* and 1 lines that are no log entry were not sent" "$T/mixed/report.txt"'
+{ printf '/* Sun Apr 28 12:38:00.000 2024 conn 2 real 0.010 wall 0.010 found 0 */ SELECT * FROM d WHERE MATCH(%s);\n' "'q'"
+  printf '/* Fri Apr 28 12:38:01.000 2023 conn 2 real 0.010 wall 0.010 found 0 */ SELECT * FROM d WHERE MATCH(%s);\n' "'q'"; } > "$T/back.log"
+run "$R" replay --config "$T/one.conf" --trace "$T/back.log" --out "$T/back" > /dev/null 2> "$T/back.err"; rc=$?
+check "a log line a year before the first is refused, not sent at once (rc $rc)" '[ $rc -eq 3 ] && grep -q "back.log:2:2: expected a timestamp at most 3600 s before the trace.s first one" "$T/back.err"'
+
 # ---- protocol: a PING without its cookie, a SEARCH of a version no searchd speaks ----------
 "$R" mirror --listen 127.0.0.1:$((P+7)) --quiet & PIDS+=($!); wait_port $((P+7))
 python3 - $((P+7)) > "$T/proto.out" <<'PY'
