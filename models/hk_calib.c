@@ -67,6 +67,9 @@ static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double windo
     for (int k = 0; k < HK_EV_N; k++)
         ev += s->c[k];
     o->window_short = window_s > 5 * k_s && s->have5 && ev > 0 && ev - s->ev5 < 0.5;
+    o->contradicts = s->have1 && s->have5 && s->ev5 < s->ev1;
+    o->ev1 = s->ev1;
+    o->ev5 = s->ev5;
     if (window_s > 0)
         window_s = span_of(s, ev, window_s, k_s);
     double ping_s = (double)set->ping_us / 1e6;

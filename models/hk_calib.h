@@ -30,6 +30,9 @@ typedef struct hk_calib_host {
     double p_timeout, p_refuse, p_warning;
     double rtt_ms;               /* < 0 unknown */
     double pings_est;
+    int contradicts;             /* its 5-period window holds fewer events than its 1-period one
+                                    (a status that cannot come from one master) */
+    double ev1, ev5;             /* those windows' events, for the warning */
     int window_short;            /* the widest window holds no more than its 5 newest periods: the
                                     master ran (or had traffic) for under 5 periods of 15 */
     char source[96];             /* "SHOW AGENT STATUS, 15 periods of 60 s" */

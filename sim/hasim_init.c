@@ -166,6 +166,12 @@ static int write_out(const init_args *a, const hk_cluster *cl, const hk_status_f
 static void warn_short(const hk_cluster *cl, const hk_calib_host *c)
 {
     for (int h = 0; c && h < cl->nhosts; h++)
+        if (c[h].found && c[h].contradicts)
+            fprintf(stderr, P ": warning: %s: its 5-period window holds fewer events (%.0f) than "
+                    "its 1-period one (%.0f): no master prints that; the status was edited or "
+                    "pieced together, and its rate is not to be trusted\n", cl->hosts[h].name,
+                    c[h].ev5, c[h].ev1);
+    for (int h = 0; c && h < cl->nhosts; h++)
         if (c[h].found && c[h].window_short)
             fprintf(stderr, P ": warning: %s: the status window is not full (its widest window "
                     "holds no more than the 5 newest periods): the model's figures come from "

@@ -143,9 +143,18 @@ static void boxed_and_manticore(void **st)
         assert_int_equal(hk_statread(w, strlen(w), "w.txt", &sf, &e), 0);
         assert_int_equal(hk_calib(&sf, cl, &c), 0);
         assert_int_equal(c[hk_cluster_find_host(cl, "a:9312")].window_short, !full);
+        assert_int_equal(c[hk_cluster_find_host(cl, "a:9312")].contradicts, 0);
         free(c);
         hk_status_file_free(&sf);
     }
+    /* counters no master prints: fewer events in 5 periods than in 1 */
+    const char *odd = "Key\tValue\nag_0_hostname\ta:9312\nag_0_15periods_succeeded_queries\t900\n"
+                      "ag_0_5periods_succeeded_queries\t50\nag_0_1periods_succeeded_queries\t100\n";
+    assert_int_equal(hk_statread(odd, strlen(odd), "odd.txt", &sf, &e), 0);
+    assert_int_equal(hk_calib(&sf, cl, &c), 0);
+    assert_int_equal(c[hk_cluster_find_host(cl, "a:9312")].contradicts, 1);
+    free(c);
+    hk_status_file_free(&sf);
     /* a status saved with CRLF line ends (a Windows client): the values lose their CR */
     const char *crlf = "Key\tValue\r\nag_0_hostname\ta:9312\r\nag_0_ping\tyes\r\n"
                        "ag_0_15periods_succeeded_queries\t5000\r\n";
