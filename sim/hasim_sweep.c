@@ -192,6 +192,16 @@ typedef struct sweeper {
     long skipped;                /* points already complete (--resume) */
 } sweeper;
 
+/* The options of replication seed at point p: the point's settings applied to the scenario. */
+static void point_opts(sweeper *w, long p, unsigned long long seed, int variant, sim_opts *op)
+{
+    memset(op, 0, sizeof *op);
+    op->seed = seed;
+    op->variant = variant;
+    op->duration_us = w->a->duration_us;
+    sweep_apply(w->g, p, w->s, &w->sv, op);
+}
+
 /* Every replication of point p, its rows into out/runs/p.csv, sealed (sweep_rows_seal); a point
  * already complete is not run again with --resume. */
 static int run_point(sweeper *w, long p, unsigned long long seed0, int variant)
@@ -207,11 +217,8 @@ static int run_point(sweeper *w, long p, unsigned long long seed0, int variant)
     hk_buf rows;
     hk_buf_init(&rows);
     for (int r = 0; r < w->a->reps; r++) {
-        sim_opts op = {0};
-        op.seed = seed0 + (unsigned long long)r;
-        op.variant = variant;
-        op.duration_us = w->a->duration_us;
-        sweep_apply(w->g, p, w->s, &w->sv, &op);
+        sim_opts op;
+        point_opts(w, p, seed0 + (unsigned long long)r, variant, &op);
         sim_figures fig;
         memset(&fig, 0, sizeof fig);
         int rc = hasim_one(&w->c, w->s, &op, NULL, &fig, NULL);
@@ -311,11 +318,8 @@ static int finish(sweeper *w, const sweep_meta *m)
 
 static int plain(sweeper *w, unsigned long long seed, int variant)
 {
-    sim_opts op = {0};
-    op.seed = seed;
-    op.variant = variant;
-    op.duration_us = w->a->duration_us;
-    sweep_apply(w->g, 0, w->s, &w->sv, &op);
+    sim_opts op;
+    point_opts(w, 0, seed, variant, &op);
     sim_figures fig;
     int rc = hasim_one(&w->c, w->s, &op, w->out, &fig, w->a->quiet ? NULL : stdout);
     if (!rc && !w->a->quiet)
@@ -359,11 +363,8 @@ static int task_args(const sweep_args *a, const char *scn, int variant, char *b,
 /* One replication of the first point, timed: what a batch task asks the engine for. */
 static int pilot(sweeper *w, unsigned long long seed, int variant, double *secs, long *mb)
 {
-    sim_opts op = {0};
-    op.seed = seed;
-    op.variant = variant;
-    op.duration_us = w->a->duration_us;
-    sweep_apply(w->g, 0, w->s, &w->sv, &op);
+    sim_opts op;
+    point_opts(w, 0, seed, variant, &op);
     sim_figures fig;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
