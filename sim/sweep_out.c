@@ -834,8 +834,11 @@ static json_t *point_json(const sweep_grid *g, const agg *x, long p, long rank)
 static int write_json(const char *out, const sweep_meta *m, const sweep_grid *g, const agg *a,
                       const long *order, hk_err *err)
 {
-    static const char *const words[] = {"none: no configurable point", "none: every point "
-                                        "raises a severe finding", "keep", "change"};
+    static const char *const words[] = {
+        "none: no configurable point",
+        "none: every point raises a severe finding",
+        "keep",
+        "change"};
     long best = best_of(m, g, order), *rank = malloc(((size_t)g->nrun + 1) * sizeof *rank);
     json_t *doc = json_object(), *pts = json_array(), *ties = json_array();
     int rc = !rank || !doc || !pts || !ties;
