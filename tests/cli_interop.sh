@@ -23,7 +23,7 @@ trap cleanup EXIT
 pass=0; fail=0
 check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
 H="$B/hareal"
-P=$(( 21000 + ($$ % 200) * 10 ))  # below the ephemeral port range
+P=$(( 21000 + ($$ % 190) * 10 ))  # 21000-22910: below the ephemeral range, apart from other tests
 M1=$P; M2=$((P+1)); API1=$((P+2)); API2=$((P+3)); QL=$((P+4))
 M3=$((P+5)); M4=$((P+6)); M5=$((P+7)); M6=$((P+8)); DS=$((P+9)); QL2=$((P+10))
 wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }

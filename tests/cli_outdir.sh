@@ -68,7 +68,7 @@ for sig in INT:130 TERM:143 HUP:129; do
 done
 
 # --- every signal ends hareal replay in its documented interrupted form --------------------------
-RP=$(( 29500 + ($$ % 200) * 2 ))
+RP=$(( 29500 + ($$ % 100) * 2 ))  # 29500-29700 (and 29000-29500 below)
 $R mirror --listen 127.0.0.1:$RP --quiet --service 1ms & PIDS+=($!)
 for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$RP) 2>/dev/null && break; sleep 0.05; done
 printf 'searchd { ha_period_karma = 2  ha_ping_interval = 0 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d:s\n}\n' $RP > "$T/sig.conf"
@@ -116,7 +116,7 @@ if mount -t tmpfs -o size=512k tmpfs "$MNT" 2> "$T/mount.err"; then
   t1=$(date +%s)
   check "a full disk stops the run at once (exit 1, says so)" '[ $rc -eq 1 ] && grep -q "disk full" "$T/full.err" && [ $((t1 - t0)) -lt 10 ]'
   check "... and removes what it wrote" 'only_hidden "$MNT/o" && [ "$(du -sk "$MNT" | cut -f1)" -lt 64 ]'
-  MP=$(( 29000 + ($$ % 200) * 5 ))
+  MP=$(( 29000 + ($$ % 100) * 5 ))
   $R mirror --listen 127.0.0.1:$MP --quiet & PIDS+=($!)
   for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$MP) 2>/dev/null && break; sleep 0.05; done
   printf 'searchd { ha_period_karma = 2  ha_ping_interval = 0 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d:s\n}\n' $MP > "$T/full.conf"

@@ -13,7 +13,7 @@ trap cleanup EXIT
 pass=0; fail=0
 check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
 H="$B/hareal"; F="$B/hk_flood"
-P=$(( 27000 + ($$ % 200) * 10 ))  # below the ephemeral port range
+P=$(( 27000 + ($$ % 100) * 10 ))  # 27000-28000: below the ephemeral range, apart from other tests
 wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 fds() { ls /proc/$1/fd | wc -l; }
 rss() { awk '/VmRSS/ {print $2}' /proc/$1/status; }

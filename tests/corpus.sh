@@ -16,7 +16,7 @@ T=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
-BASE=$(( 30000 + ($$ % 200) * 20 ))  # loopback ports for the replay cases' mirrors
+BASE=$(( 10000 + ($$ % 100) * 20 ))  # 10000-12000: the replay cases' mirrors, apart from other tests
 
 # A replay case (NAME.replay): `# mirror: NAME [hareal mirror options]` lines (a mirror named
 # with `--absent` is never started: its connects are refused), `# strategy: S`, `# queries: N`
@@ -33,6 +33,7 @@ replay_case() {
       # shellcheck disable=SC2086
       "$B/hareal" mirror --listen 127.0.0.1:$port --quiet $opts & PIDS+=($!)
       for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.05; done
+      kill -0 "${PIDS[-1]}" 2>/dev/null || { echo "mirror $mname could not listen on $port"; return 1; }
     fi
   done < <(sed -n 's/^# mirror: //p' "$f")
   printf 'searchd { ha_period_karma = 2  ha_ping_interval = 500  agent_connect_timeout = 300  agent_query_timeout = 400 }\ntable d {\n type = distributed\n agent = %s:s\n ha_strategy = %s\n}\n' \
