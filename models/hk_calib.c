@@ -59,6 +59,10 @@ static double span_of(const hk_sthost *s, double ev, double window_s, double k_s
     return ev / rate;
 }
 
+/* A rate as a probability: the events less the estimated pings can round to just below the
+ * failures they hold (1.0000000000000011 was found by fuzz_status). */
+static double unit(double p) { return p < 0 ? 0 : p > 1 ? 1 : p; }
+
 static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double window_s, double k_s,
                    hk_calib_host *o)
 {
@@ -96,9 +100,10 @@ static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double windo
            ct = s->c[HK_EV_CONNECT_TIMEOUT], answered = timed - qt - ct;
     o->attempts = timed > 0 ? timed : 0;
     o->window_s = window_s;
-    o->p_timeout = timed > 0 ? (qt + ct) / timed : 0;
-    o->p_refuse = timed > 0 ? s->c[HK_EV_CONNECT_FAILURE] / timed : 0;
-    o->p_warning = timed > 0 ? s->c[HK_EV_WARNING] / timed : 0;
+    o->p_timeout = timed > 0 ? unit((qt + ct) / timed) : 0;
+    o->p_refuse = timed > 0 ? unit(s->c[HK_EV_CONNECT_FAILURE] / timed) : 0;
+    o->p_refuse = fmin(o->p_refuse, 1 - o->p_timeout); /* one outcome an attempt */
+    o->p_warning = timed > 0 ? unit(s->c[HK_EV_WARNING] / timed) : 0;
     o->mean_ms = -1;
     if (have_total && answered > 0) {
         double t = total_ms - qt * (double)set->query_timeout_us / 1e3 -
