@@ -23,8 +23,8 @@ int hk_cli_int(const char *prog, const char *opt, const char *v, long long min, 
     return -1;
 }
 
-/* One comma-separated list of names from name_at (exact names only; `all` = the first nall,
- * `every` = all of them when every_ok), each once, into ids; returns the count or -1. */
+/* One comma-separated list of names from name_at (exact names only; `all` = the first nall when
+ * nall > 0, `every` = all of them when every_ok), each once, into ids; the count or -1. */
 static int name_list(const char *prog, const char *opt, const char *v,
                      const char *(*name_at)(int), const char *known, int nall, int every_ok,
                      int *ids, int max)
@@ -41,7 +41,7 @@ static int name_list(const char *prog, const char *opt, const char *v,
         char w[64];
         snprintf(w, sizeof w, "%.*s", (int)(l < sizeof w - 1 ? l : sizeof w - 1), p);
         int lo = -1, hi = -1;
-        if (!strcmp(w, "all") || (every_ok && !strcmp(w, "every"))) {
+        if ((nall > 0 && !strcmp(w, "all")) || (every_ok && !strcmp(w, "every"))) {
             lo = 0;
             hi = w[0] == 'a' ? nall : nn;
         }
@@ -55,7 +55,7 @@ static int name_list(const char *prog, const char *opt, const char *v,
             fprintf(stderr, "%s: %s: unknown name '%s'%s%s%s; expected a comma list of %s%s\n",
                     prog, opt, w, near ? " (did you mean '" : "", near ? near : "",
                     near ? "'?)" : "", every_ok ? "names, all (searchd's four) or every (with "
-                    "the hakarma extensions): " : "names or all: ", known);
+                    "the hakarma extensions): " : nall > 0 ? "names or all: " : "names: ", known);
             return -1;
         }
         for (int i = lo; i < hi; i++) {
@@ -81,39 +81,23 @@ int hk_cli_strategies(const char *prog, const char *opt, const char *v, int *ids
                      ids, max);
 }
 
-int hk_cli_variants(const char *prog, const char *opt, const char *v, int *ids, int max)
+/* The finding kinds, then "severe" (every severe kind), for --fail-on. */
+static const char *kind_at(int i)
 {
-    return name_list(prog, opt, v, hk_variant_name_at, hk_variant_names(), HK_VAR_N, 0, ids, max);
+    const char *k = hk_find_kind(i);
+    return k ? k : hk_find_kind(i - 1) ? "severe" : NULL;
 }
 
 int hk_cli_kinds(const char *prog, const char *opt, const char *v)
 {
-    const char *names[64];
-    int nn = 0;
-    while (nn < 62 && hk_find_kind(nn)) {
-        names[nn] = hk_find_kind(nn);
-        nn++;
-    }
-    names[nn++] = "severe";
-    names[nn] = NULL;
-    for (const char *p = v; ; ) {
-        size_t l = strcspn(p, ",");
-        int known = 0;
-        for (int i = 0; i < nn && !known; i++)
-            known = strlen(names[i]) == l && !strncmp(p, names[i], l);
-        if (!known) {
-            char w[64];
-            snprintf(w, sizeof w, "%.*s", (int)(l < sizeof w - 1 ? l : sizeof w - 1), p);
-            const char *near = hk_nearest(w, names);
-            fprintf(stderr, "%s: %s: unknown finding kind '%s'%s%s%s; expected a comma list of "
-                    "kinds or severe\n", prog, opt, w, near ? " (did you mean '" : "",
-                    near ? near : "", near ? "'?)" : "");
-            return -1;
-        }
-        if (!p[l])
-            return 0;
-        p += l + 1;
-    }
+    int ids[64];
+    return name_list(prog, opt, v, kind_at, "finding kinds (failing, slow, starved, locked, ...) "
+                     "or severe", 0, 0, ids, 64) < 0 ? -1 : 0;
+}
+
+int hk_cli_variants(const char *prog, const char *opt, const char *v, int *ids, int max)
+{
+    return name_list(prog, opt, v, hk_variant_name_at, hk_variant_names(), HK_VAR_N, 0, ids, max);
 }
 
 int hk_cli_real(const char *prog, const char *opt, const char *v, double min, double max,
