@@ -19,11 +19,11 @@ static hk_scn *scn(const char *text)
     return s;
 }
 
-/* How many findings of kind (on host, "" = any) a run of text under variant/strategy has. */
-static int count(const char *text, int variant, int strategy, int64_t duration_us,
-                 const char *kind, const char *host)
+/* s run under variant/strategy (seed 1, the scenario's duration unless duration_us) and
+ * analysed into *r; the world is the caller's to free. */
+static sim_world *analysed(const hk_scn *s, int variant, int strategy, int64_t duration_us,
+                           sim_result *r)
 {
-    hk_scn *s = scn(text);
     sim_opts o = {0};
     o.seed = 1;
     o.variant = variant;
@@ -32,8 +32,17 @@ static int count(const char *text, int variant, int strategy, int64_t duration_u
     sim_world *w = sim_new(s, &o);
     assert_non_null(w);
     assert_int_equal(sim_run(w), 0);
+    assert_int_equal(sim_analyse(w, r), 0);
+    return w;
+}
+
+/* How many findings of kind (on host, "" = any) a run of text under variant/strategy has. */
+static int count(const char *text, int variant, int strategy, int64_t duration_us,
+                 const char *kind, const char *host)
+{
+    hk_scn *s = scn(text);
     sim_result r;
-    assert_int_equal(sim_analyse(w, &r), 0);
+    sim_world *w = analysed(s, variant, strategy, duration_us, &r);
     int h = host[0] ? hk_cluster_find_host(s->cl, host) : -1, n = 0;
     for (int i = 0; i < r.fd.n; i++)
         n += !strcmp(r.fd.f[i].kind, kind) && (h < 0 || r.fd.f[i].host == h);
@@ -70,15 +79,8 @@ static void merged_across_masters(void **st)
         "threads = 8 }\n"
         "workload { arrivals = poisson(200/s) duration = 4m masters = 3 }\n"
         "fault b:1 { at = 60s for = 60s kind = down }\n"); /* DOWN with three masters */
-    sim_opts o = {0};
-    o.seed = 1;
-    o.variant = HK_VAR_MANTICORE_FIXED;
-    o.strategy = -1;
-    sim_world *w = sim_new(s, &o);
-    assert_non_null(w);
-    assert_int_equal(sim_run(w), 0);
     sim_result r;
-    assert_int_equal(sim_analyse(w, &r), 0);
+    sim_world *w = analysed(s, HK_VAR_MANTICORE_FIXED, -1, 0, &r);
     int starved = 0, b = hk_cluster_find_host(s->cl, "b:1");
     for (int i = 0; i < r.fd.n; i++) {
         const hk_finding *f = &r.fd.f[i];
@@ -165,14 +167,8 @@ static void caveats(void **st)
                     "table d { type = distributed\n agent = a:1|b:1:s\n}\n"
                     "mirror default { service = constant(5ms) }\n"
                     "workload { arrivals = poisson(50/s) duration = 30s }\n");
-    sim_opts o = {0};
-    o.seed = 1;
-    o.strategy = -1;
-    sim_world *w = sim_new(s, &o);
-    assert_non_null(w);
-    assert_int_equal(sim_run(w), 0);
     sim_result r;
-    assert_int_equal(sim_analyse(w, &r), 0);
+    sim_world *w = analysed(s, HK_VAR_MANTICORE, -1, 0, &r);
     assert_int_equal(r.fd.ncav, 1);
     assert_non_null(strstr(r.fd.cav[0], "shorter than one ha_period_karma (60 s)"));
     hk_find_in in = r.in;
