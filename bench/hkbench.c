@@ -3,32 +3,19 @@
  *     scenarios (one core), and the instructions per query under valgrind when it is installed;
  *   - the cost per line-attempt as a cluster grows from 4 to 1024 agent lines of 3 mirrors;
  *   - nanoseconds per pick of each strategy for 2, 4, 16, 256 and 4096 mirrors.
- * usage: hkbench [--scenarios DIR] [--only PART] [--quick] [--quiet]; see --help. */
+ * Its options: hkbench --help. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "hk_cli.h"
+#include <stddef.h>
+#include "hk_cmd.h"
+#include "hk_keys.h"
 #include "hk_scnload.h"
 #include "hk_strat.h"
 #include "sim.h"
-
-static const char usage[] =
-"usage: hkbench [--scenarios DIR] [--only PART] [--quick] [--quiet]\n"
-"  Measures hasim's engine (not a test): events/s, queries/s and ns per event on the textbook,\n"
-"  mmc and large-64x3 scenarios; instructions per query when valgrind is installed (a short\n"
-"  run of each under callgrind); ns per line-attempt at 4, 64 and 1024 agent lines of 3\n"
-"  mirrors, the same attempts at each size, fastest of 3 runs (flat cost means memory per\n"
-"  mirror that fits the work); ns per pick of each\n"
-"  strategy for 2..4096 mirrors. One core; CPU time of this process.\n"
-"  --scenarios DIR   where textbook.scn, mmc.scn and large-64x3.scn are (default scenarios)\n"
-"  --quick           shorter runs (for a smoke test)\n"
-"  --only PART       one part: scenarios, lines or picks\n"
-"  --quiet           no header lines\n"
-"  --help, --version\n"
-"exit: 0 measured; 2 bad command line; 3 a scenario cannot be read; 1 out of memory\n";
 
 static const char *loadavg(char *buf, size_t n)
 {
@@ -236,35 +223,52 @@ static int inner(int argc, char **argv)
 /* Whether part name runs: all do unless --only named one. */
 static int part(const char *only, const char *name) { return !only || !strcmp(only, name); }
 
+static int opt_only(void *set, const char *prog, const char *opt, const char *v)
+{
+    static const char *const parts[] = {"scenarios", "lines", "picks", NULL};
+    if (hk_word_in(v, parts)) {
+        *(const char **)set = v;
+        return 0;
+    }
+    fprintf(stderr, "%s: %s: expected scenarios, lines or picks, got '%s'\n", prog, opt, v);
+    return -1;
+}
+
+typedef struct bench_args {
+    const char *only;            /* first: opt_only stores through the set's start */
+    const char *dir;
+    int quick, quiet;
+} bench_args;
+
+static const hk_opt bench_opts[] = {
+    {"only", "PART", HK_OPT_FN, 0, 0, 0, opt_only, "only scenarios, lines or picks", NULL},
+    {"scenarios", "DIR", HK_OPT_STR, offsetof(bench_args, dir), 0, 0, NULL,
+     "where textbook.scn, mmc.scn and large-64x3.scn are (default scenarios)", NULL},
+    {"quick", NULL, HK_OPT_FLAG, offsetof(bench_args, quick), 0, 0, NULL,
+     "shorter runs (a smoke test; the figures are noisier)", NULL},
+    {"quiet", NULL, HK_OPT_FLAG, offsetof(bench_args, quiet), 0, 0, NULL,
+     "no header line", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+
+static const hk_cmd bench_cmd = {
+    "hkbench", "[options]",
+    "Measures hasim's engine (not a test): events/s, queries/s and ns per event on the\n"
+    "textbook, mmc and large-64x3 scenarios; instructions per query when valgrind is\n"
+    "installed (a short run of each under callgrind); ns per line-attempt at 4, 64 and\n"
+    "1024 agent lines of 3 mirrors (flat cost means memory per mirror that fits the work);\n"
+    "ns per pick of each strategy for 2..4096 mirrors. One core; CPU time of this process.",
+    {{bench_opts, 0}}, 0, 0, "operand", NULL};
+
 int main(int argc, char **argv)
 {
-    const char *dir = "scenarios";
-    int quick = 0, quiet = 0;
-    const char *only = NULL;
     if (argc > 1 && !strcmp(argv[1], "--inner"))
         return inner(argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick")) {
-            quick = 1;
-        } else if (!strcmp(argv[i], "--quiet")) {
-            quiet = 1;
-        } else if (!strcmp(argv[i], "--help")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--version")) {
-            hk_cli_version("hkbench");
-            return 0;
-        } else if (!strcmp(argv[i], "--scenarios") && i + 1 < argc) {
-            dir = argv[++i];
-        } else if (!strcmp(argv[i], "--only") && i + 1 < argc &&
-                   (!strcmp(argv[i + 1], "scenarios") || !strcmp(argv[i + 1], "lines") ||
-                    !strcmp(argv[i + 1], "picks"))) {
-            only = argv[++i];
-        } else {
-            fprintf(stderr, "hkbench: unknown option '%s'\nhkbench: see hkbench --help\n", argv[i]);
-            return 2;
-        }
-    }
+    bench_args a = {NULL, "scenarios", 0, 0};
+    int npos, prc = hk_cmd_parse(&bench_cmd, argc, argv, &a, NULL, &npos);
+    if (prc)
+        return prc < 0 ? 0 : prc;
+    const char *dir = a.dir, *only = a.only;
+    int quick = a.quick, quiet = a.quiet;
     char la[128];
     if (!quiet)
         printf("hkbench: one core, CPU time of this process; load average at start: %s",

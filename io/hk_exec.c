@@ -75,7 +75,7 @@ int hk_exec_config(const char *path, const char *shebang, char **out, size_t *le
     }
     if (!*prog)
         return hk_err_set(err, path, 1, 3, "#!: expected an interpreter's path");
-    char *argv[4] = {prog, *arg ? arg : (char *)path, *arg ? (char *)path : NULL, NULL};
+    char *args[4] = {prog, *arg ? arg : (char *)path, *arg ? (char *)path : NULL, NULL};
     int fds[2];
     if (pipe(fds) < 0)
         return hk_err_set(err, path, 1, 1, "#!: pipe: %s", strerror(errno));
@@ -84,7 +84,7 @@ int hk_exec_config(const char *path, const char *shebang, char **out, size_t *le
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     pid_t pid;
-    int rc = posix_spawn(&pid, prog, &fa, NULL, argv, environ);
+    int rc = posix_spawn(&pid, prog, &fa, NULL, args, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (rc != 0) {

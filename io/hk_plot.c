@@ -33,12 +33,12 @@ static int gnuplot(const char *script, const char *vars, char *msg, int n)
     snprintf(path, sizeof path, "%s/%s", hk_plot_scripts(), script);
     if (access(path, R_OK) < 0)
         return fail(msg, n, "plot script %s not found (set HAKARMA_PLOTS)", path);
-    char *argv[] = {"gnuplot", "-e", (char *)vars, path, NULL};
+    char *args[] = {"gnuplot", "-e", (char *)vars, path, NULL};
     pid_t pid;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
-    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, args, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0)
         return fail(msg, n, "gnuplot not found (%s): install gnuplot-nox to get plots; the CSV "

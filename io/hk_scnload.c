@@ -226,7 +226,8 @@ hk_scn *hk_loaded_scn(hk_loaded *l, int variant, hk_warns *warns, hk_err *err)
     return l->by_dialect[d];
 }
 
-int hk_scn_load(const char *path, int exec, hk_loaded *l, hk_err *err)
+/* The file at path and the config its sim { config = } names, parsed. */
+static int read_files(const char *path, int exec, hk_loaded *l, hk_err *err)
 {
     memset(l, 0, sizeof *l);
     snprintf(l->path, sizeof l->path, "%s", path);
@@ -246,8 +247,47 @@ int hk_scn_load(const char *path, int exec, hk_loaded *l, hk_err *err)
             return -1;
         }
     }
-    int v = hk_scn_variant_of(l->conf);
+    return 0;
+}
+
+static int load(const char *path, int exec, int variant, hk_loaded *l, hk_err *err)
+{
+    if (read_files(path, exec, l, err) < 0)
+        return -1;
+    int v = variant >= 0 ? variant : hk_scn_variant_of(l->conf);
     if (!(l->scn = hk_loaded_scn(l, v < 0 ? 0 : v, &l->warns, err))) {
+        hk_loaded_free(l);
+        return -1;
+    }
+    return 0;
+}
+
+int hk_scn_load(const char *path, int exec, hk_loaded *l, hk_err *err)
+{
+    return load(path, exec, -1, l, err);
+}
+
+/* No distributed table is served: why (the first refused one's reason, where), or what to add. */
+static int none_served(const hk_cluster *cl, const char *path, hk_err *e)
+{
+    if (!cl->nrefused)
+        return hk_err_set(e, path, 1, 1, "expected a table with 'type = distributed' and agents");
+    char pre[200];
+    snprintf(pre, sizeof pre, "no distributed table is served; table '%.120s': ",
+             cl->refused[0].name);
+    *e = cl->refused[0].why;
+    hk_err_prefix(e, pre);
+    return -1;
+}
+
+int hk_tables_load(const char *path, int exec, int variant, hk_loaded *l, hk_err *err)
+{
+    if (read_files(path, exec, l, err) < 0)
+        return -1;
+    const hk_conf *c = l->tables ? l->tables : l->conf;
+    if (hk_scn_check_sections(l->conf, l->tables, err) < 0 ||
+        hk_cluster_from_conf(c, l->conf, hk_dialect_of(variant), &l->cl, err, &l->warns) < 0 ||
+        (!l->cl->ntables && none_served(l->cl, path, err) < 0)) {
         hk_loaded_free(l);
         return -1;
     }
@@ -263,6 +303,8 @@ void hk_loaded_free(hk_loaded *l)
     }
     for (int d = 0; d < 2; d++)
         hk_scn_free(l->by_dialect[d]);
+    if (l->cl)
+        hk_cluster_free(l->cl);
     hk_conf_free(l->conf);
     hk_conf_free(l->tables);
     free(l->text);

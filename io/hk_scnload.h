@@ -28,6 +28,7 @@ typedef struct hk_loaded {
     char *text;                  /* the scenario text, for reports */
     hk_scn *scn;                 /* the scenario in its own variant's dialect */
     hk_scn *by_dialect[2];       /* owned; built on demand */
+    hk_cluster *cl;              /* owned: the tables alone (hk_tables_load), else NULL */
     hk_warns warns;              /* of the scenario's own dialect */
     hk_trace_src *trace;         /* owned, NULL unless trace(...) */
     int exec_config;             /* run `#!` configs */
@@ -38,6 +39,11 @@ typedef struct hk_loaded {
 /* Load path. exec: run a config whose first line is `#!` (Manticore's behaviour) and read its
  * output; 0 refuses such a config. */
 int hk_scn_load(const char *path, int exec, hk_loaded *out, hk_err *err);
+/* The tables alone of a config or scenario, for a command that needs no workload (replay,
+ * init): path (and the config it names) read as variant's searchd reads it into out->cl
+ * (out->scn stays NULL), refused when it serves no distributed table (the error says why the
+ * first was refused). */
+int hk_tables_load(const char *path, int exec, int variant, hk_loaded *out, hk_err *err);
 void hk_loaded_free(hk_loaded *l);
 /* The scenario as the variant's searchd reads it (built once per dialect); NULL with err set.
  * *warns (when not NULL) gets the warnings of a dialect built now. */

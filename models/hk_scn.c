@@ -415,7 +415,7 @@ static int count_sections(const hk_conf *c, const char *type)
     return n;
 }
 
-static int check_types(const hk_conf *scn, const hk_conf *tables, hk_err *err)
+int hk_scn_check_sections(const hk_conf *scn, const hk_conf *tables, hk_err *err)
 {
     if (hk_conf_check_types(scn, scn_sections, err) < 0)
         return -1;
@@ -425,7 +425,7 @@ static int check_types(const hk_conf *scn, const hk_conf *tables, hk_err *err)
 int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_dialect d, hk_scn **out,
                  hk_err *err, hk_warns *warns)
 {
-    if (check_types(scn, tables, err) < 0)
+    if (hk_scn_check_sections(scn, tables, err) < 0)
         return -1;
     hk_scn *s = calloc(1, sizeof *s);
     if (!s)

@@ -90,6 +90,9 @@ int hk_scn_variant_of(const hk_conf *scn);
 hk_dialect hk_dialect_of(int variant);
 /* Build from the scenario conf; tables come from `tables` (or scn when NULL),
  * and the scenario's own searchd {} keys override the config's. */
+/* Every section of scn is a scenario's or a config's, every section of tables (when not NULL
+ * and not scn) a config's; -1 naming the nearest known type otherwise. */
+int hk_scn_check_sections(const hk_conf *scn, const hk_conf *tables, hk_err *err);
 int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_dialect d, hk_scn **out,
                  hk_err *err, hk_warns *warns);
 void hk_scn_free(hk_scn *s);

@@ -259,7 +259,7 @@ static void on_signal(uv_signal_t *s, int sig)
     rl_drive *d = s->data;
     fprintf(stderr, "hareal: interrupted by %s: stopping, every query still gets its rows\n",
             strsignal(sig));
-    rl_drive_stop(d, 1);
+    rl_drive_stop(d, sig);
 }
 
 void rl_drive_stop(rl_drive *d, int interrupted)
@@ -267,7 +267,7 @@ void rl_drive_stop(rl_drive *d, int interrupted)
     if (d->finished)
         return;
     if (interrupted) {
-        d->interrupted = 1;
+        d->interrupted = interrupted;
         rl_master_abort(d->m);
     }
     if (!d->trace)

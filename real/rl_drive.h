@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <uv.h>
 #include "hk_arrivals.h"
-#include "hk_cli.h"
+#include "hk_progress.h"
 #include "hk_dist.h"
 #include "hk_hist.h"
 #include "hk_trace.h"
@@ -53,7 +53,8 @@ typedef struct rl_drive {
     int handles_on;
     hk_qrec next;
     char qtext[64];              /* generated queries' text */
-    int have_next, eof, interrupted, failed, finished, have_t0;
+    int have_next, eof, failed, finished, have_t0;
+    int interrupted;             /* the signal that stopped the run, 0 none */
     int write_failed;            /* a stream of the run could not be written (a full disk) */
     int64_t t0_trace, t0_us;
     uint64_t ids, unknown, not_sent;
@@ -68,7 +69,7 @@ typedef struct rl_drive {
 
 /* -1 with d->err set when the source's first record is bad (nothing is started then). */
 int rl_drive_start(rl_drive *d);
-/* Stop sending (duration over, or Ctrl-C when interrupted = 1). */
+/* Stop sending: the duration is over (0), or a signal (its number) interrupted the run. */
 void rl_drive_stop(rl_drive *d, int interrupted);
 void rl_drive_on_done(void *ctx, const rl_outcome *o, int last, int qok);
 /* After the loop: the drive's own memory. */

@@ -77,7 +77,7 @@ for s in INT TERM HUP; do
   $R replay --config "$T/sig.conf" --trace "$T/sig.csv" --out "$T/r$s" > /dev/null 2> "$T/r$s.err" & P=$!; PIDS+=($P)
   wait_lock "$T/r$s" "$P hareal"; sleep 1; kill -$s $P; wait $P; rc=$?
   sent=$(grep -o "[0-9]* queries sent" "$T/r$s/report.txt" 2>/dev/null | grep -o "^[0-9]*")
-  check "SIG$s: replay exits 130 part-way, every query of the trace has its row, the folder finished" '[ $rc -eq 130 ] && [ -n "$sent" ] && [ "$sent" -gt 0 ] && [ "$sent" -lt 3000 ] && [ $(($(wc -l < "$T/r$s/queries.csv") - 1)) -eq 3000 ] && [ -e "$T/r$s/.hakarma.done" ] && none_left "$T/r$s"'
+  check "SIG$s: replay exits 128+N part-way, every query of the trace has its row, the folder finished" '[ $rc -eq $((128 + $(kill -l $s))) ] && [ -n "$sent" ] && [ "$sent" -gt 0 ] && [ "$sent" -lt 3000 ] && [ $(($(wc -l < "$T/r$s/queries.csv") - 1)) -eq 3000 ] && [ -e "$T/r$s/.hakarma.done" ] && none_left "$T/r$s"'
 done
 
 # --- a sweep's workers die with it --------------------------------------------------------------------

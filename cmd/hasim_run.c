@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hasim.h"
-#include "hk_cli.h"
+#include <stddef.h>
 #include "hk_file.h"
 #include "hk_keys.h"
 #include "hk_report.h"
@@ -22,143 +22,133 @@
 #define MAXREP 1000
 #define P "hasim"
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-"usage: hasim SCENARIO [options]          simulate a scenario (see README: Config and scenarios)\n"
-"       hasim init --config FILE [...]     write a scenario from production files\n"
-"       hasim sweep SCENARIO --grid ...    rank the settings an operator can change\n"
-"       hasim merge DIR... --out DIR       combine the shards of a sweep\n"
-"options of a run:\n"
-"  --out DIR            output folder (default out/<scenario name>, replaced by the next run);\n"
-"                       a finished DIR is refused unless --force (which removes that run)\n"
-"  --seed N             seed (default: the scenario's sim { seed }, else 1)\n"
-"  --strategy LIST      override every line's ha_strategy: %s; a comma list,\n"
-"                       all (searchd's four) or every (with the extensions) compares them,\n"
-"                       the configured strategy first\n"
-"  --variant LIST       which implementation: %s (default manticore); a comma\n"
-"                       list or all compares them\n"
-"  --duration T         run length (default: the workload's duration)\n"
-"  --table-map LOG=CONF a trace's table name stands for the config's table (repeatable)\n"
-"  --queries            also write queries.csv (one row per query and agent line)\n"
-"  --plot               draw the plots (gnuplot) and DIR/index.html\n"
-"  --lines LIST         plots: the agent lines to draw, e.g. products/1,products/2\n"
-"  --mirrors LIST       plots: the mirrors to draw, e.g. box1:9312,box2:9312\n"
-"  --master N           plots: the master to draw (default 0)\n"
-"  --check              check the scenario's expect { } claims; exit 1 if one fails\n"
-"  --fail-on KINDS      exit 4 when a run raises a finding of one of these kinds (a comma\n"
-"                       list: failing,starved,locked,...; severe = every severe kind)\n"
-"  --no-exec            refuse a config that is a '#!' script (default: run it, as Manticore)\n"
-"  --quiet              print nothing but errors\n"
-"  --help, --version\n"
-"files in DIR: report.txt (findings first), findings.csv, summary.csv, periods.csv,\n"
-"  latency.csv, timeline.csv, convergence.csv, readmission.csv, cdf.csv, faults.csv,\n"
-"  agent_status.txt, scenario.txt, queries.csv (--queries), strategies.csv (several runs),\n"
-"  plots/ and index.html (--plot)\n"
-"exit codes: 0 ok; 1 run-time failure (or a failed --check); 2 bad command line;\n"
-"  3 bad input (config, scenario, trace, sample file: file:line:column); 4 a finding named\n"
-"  by --fail-on was raised (the run's files are complete)\n",
-            hk_strat_all_names(), hk_variant_names());
-}
+/* ---- the options (shared with --check) ----------------------------------- */
 
-static int bad(const char *msg, const char *arg)
+static int opt_strategy(void *set, const char *prog, const char *opt, const char *v)
 {
-    fprintf(stderr, P ": %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, P ": see hasim --help\n");
-    return EXIT_USAGE;
-}
-
-static int value_opt(hasim_args *a, const char *s, const char *v)
-{
-    long long n;
-    if (!strcmp(s, "--out"))
-        a->out = v;
-    else if (!strcmp(s, "--seed")) {
-        if (hk_cli_int(P, s, v, 0, 4294967295LL, &a->seed) < 0)
-            return -1;
-    } else if (!strcmp(s, "--strategy")) {
-        if ((a->nstrat = hk_cli_strategies(P, s, v, a->strats, HK_STRAT_N)) < 0)
-            return -1;
-        a->compare |= a->nstrat > 1 || strchr(v, ',') || !strcmp(v, "all") || !strcmp(v, "every");
-        a->strategy = a->compare ? -1 : a->strats[0];
-    } else if (!strcmp(s, "--fail-on")) {
-        if (hk_cli_kinds(P, s, v) < 0)
-            return -1;
-        a->fail_on = v;
-    } else if (!strcmp(s, "--table-map")) {
-        if (a->ntmap == HK_TMAP_MAX || !strchr(v, '=') || v[0] == '=')
-            return bad("--table-map: expected LOG=CONFIG (at most 64), got", v), -1;
-        a->tmap[a->ntmap++] = v;
-    } else if (!strcmp(s, "--variant")) {
-        if ((a->nvar = hk_cli_variants(P, s, v, a->vars, HK_VAR_N)) < 0)
-            return -1;
-        a->compare |= a->nvar > 1 || !strcmp(v, "all");
-        a->variant = a->nvar == 1 ? a->vars[0] : -1;
-    } else if (!strcmp(s, "--duration")) {
-        if (hk_cli_time(P, s, v, HK_SEC, &a->duration_us) < 0)
-            return -1;
-    } else if (!strcmp(s, "--lines"))
-        snprintf(a->sel.lines, sizeof a->sel.lines, "%s", v);
-    else if (!strcmp(s, "--mirrors"))
-        snprintf(a->sel.mirrors, sizeof a->sel.mirrors, "%s", v);
-    else if (!strcmp(s, "--master")) {
-        if (hk_cli_int(P, s, v, 0, 1023, &n) < 0)
-            return -1;
-        a->sel.master = (int)n;
-    } else
-        return 1;
+    hasim_args *a = set;
+    if ((a->nstrat = hk_cmd_strategies(prog, opt, v, a->strats, HK_STRAT_N)) < 0)
+        return -1;
+    a->compare |= a->nstrat > 1 || strchr(v, ',') || !strcmp(v, "all") || !strcmp(v, "every");
+    a->strategy = a->compare ? -1 : a->strats[0];
     return 0;
 }
 
-/* 0 parsed, -1 error (printed), 1 printed --help/--version (exit 0). */
+static int opt_variant(void *set, const char *prog, const char *opt, const char *v)
+{
+    hasim_args *a = set;
+    if ((a->nvar = hk_cmd_variants(prog, opt, v, a->vars, HK_VAR_N)) < 0)
+        return -1;
+    a->compare |= a->nvar > 1 || !strcmp(v, "all");
+    a->variant = a->nvar == 1 ? a->vars[0] : -1;
+    return 0;
+}
+
+static int opt_fail_on(void *set, const char *prog, const char *opt, const char *v)
+{
+    hasim_args *a = set;
+    a->fail_on = v;
+    return hk_cmd_kinds(prog, opt, v);
+}
+
+static int opt_table_map(void *set, const char *prog, const char *opt, const char *v)
+{
+    hasim_args *a = set;
+    const char *eq = strchr(v, '=');
+    if (a->ntmap < HK_TMAP_MAX && eq && eq != v && eq[1] && strlen(v) < 250) {
+        a->tmap[a->ntmap++] = v;
+        return 0;
+    }
+    fprintf(stderr, "%s: %s: expected LOG=CONFIG (at most %d), got '%s'\n", prog, opt,
+            HK_TMAP_MAX, v);
+    return -1;
+}
+
+static int opt_lines(void *set, const char *prog, const char *opt, const char *v)
+{
+    hk_plot_sel *sel = set;
+    (void)prog;
+    if (!strcmp(opt, "--lines"))
+        snprintf(sel->lines, sizeof sel->lines, "%s", v);
+    else
+        snprintf(sel->mirrors, sizeof sel->mirrors, "%s", v);
+    return 0;
+}
+
+static int opt_master(void *set, const char *prog, const char *opt, const char *v)
+{
+    long long n;
+    if (hk_cmd_int(prog, opt, v, 0, 1023, &n) < 0)
+        return -1;
+    ((hk_plot_sel *)set)->master = (int)n;
+    return 0;
+}
+
+#define A(f) offsetof(hasim_args, f)
+static const hk_opt run_opts[] = {
+    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL,
+     "output folder (default out/<scenario name>, replaced by the next run);\n"
+     "a finished DIR is refused unless --force (which removes that run)", NULL},
+    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished run in --out", NULL},
+    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL,
+     "seed (default: the scenario's sim { seed }, else 1)", NULL},
+    {"strategy", "LIST", HK_OPT_FN, 0, 0, 0, opt_strategy,
+     "override every line's ha_strategy; a comma list, all (searchd's four)\n"
+     "or every (with the extensions) compares them, the configured one first",
+     hk_strat_all_names},
+    {"variant", "LIST", HK_OPT_FN, 0, 0, 0, opt_variant,
+     "which implementation (default manticore); a comma list or all compares", hk_variant_names},
+    {"duration", "T", HK_OPT_TIME, A(duration_us), HK_SEC, 0, NULL,
+     "run length (default: the workload's duration)", NULL},
+    {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
+     "a trace's table name stands for the config's table (repeatable)", NULL},
+    {"queries", NULL, HK_OPT_FLAG, A(queries), 0, 0, NULL,
+     "also write queries.csv (one row per query and agent line)", NULL},
+    {"plot", NULL, HK_OPT_FLAG, A(plot), 0, 0, NULL, "draw the plots (gnuplot) and DIR/index.html",
+     NULL},
+    {"lines", "LIST", HK_OPT_FN, A(sel), 0, 0, opt_lines,
+     "plots: the agent lines to draw, e.g. products/1,products/2", NULL},
+    {"mirrors", "LIST", HK_OPT_FN, A(sel), 0, 0, opt_lines,
+     "plots: the mirrors to draw, e.g. box1:9312,box2:9312", NULL},
+    {"master", "N", HK_OPT_FN, A(sel), 0, 0, opt_master, "plots: the master to draw (default 0)",
+     NULL},
+    {"check", NULL, HK_OPT_FLAG, A(check), 0, 0, NULL,
+     "check the scenario's expect { } claims; exit 1 if one fails", NULL},
+    {"fail-on", "KINDS", HK_OPT_FN, 0, 0, 0, opt_fail_on,
+     "exit 4 when a run raises a finding of one of these kinds (a comma\n"
+     "list: failing,starved,locked,...; severe = every severe kind)", NULL},
+    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
+     "refuse a config that is a '#!' script (default: run it, as Manticore)", NULL},
+    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+#undef A
+
+static const hk_cmd run_cmd = {
+    P, "SCENARIO [options]      simulate a scenario (README: Scenarios)\n"
+       "init --config FILE [...]   write a scenario from production files\n"
+       "sweep SCENARIO --grid ...  rank the settings an operator can change\n"
+       "merge DIR... --out DIR     combine the shards of a sweep",
+    "Runs the scenario once (or for every strategy / variant given, side by side), says\n"
+    "what it found with the evidence, and writes the output folder; each command has\n"
+    "its own --help.",
+    {{run_opts, 0}}, 1, 1, "a scenario file",
+    "files in DIR: report.txt (findings first), findings.csv, findings.json, summary.csv,\n"
+    "  periods.csv, latency.csv, timeline.csv, convergence.csv, readmission.csv, cdf.csv,\n"
+    "  faults.csv, agent_status.txt, scenario.txt, queries.csv (--queries), strategies.csv\n"
+    "  (several runs), plots/ and index.html (--plot)\n"
+    "stopped by a signal: the run's files are removed\n"};
+
+/* 0 parsed, -1 printed --help/--version (exit 0), else an exit code. */
 static int parse_args(int argc, char **argv, hasim_args *a)
 {
     memset(a, 0, sizeof *a);
     a->seed = a->strategy = a->variant = -1;
     a->sel.master = -1;
-    static const char *flags[] = {"--queries", "--plot", "--quiet", "--no-exec", "--check",
-                                  "--force"};
-    int *fl[] = {&a->queries, &a->plot, &a->quiet, &a->no_exec, &a->check, &a->force};
-    const int nfl = (int)(sizeof fl / sizeof fl[0]);
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        int k = 0;
-        while (k < nfl && strcmp(s, flags[k]))
-            k++;
-        if (k < nfl) {
-            *fl[k] = 1;
-            continue;
-        }
-        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-            usage(stdout);
-            return 1;
-        }
-        if (!strcmp(s, "--version")) {
-            hk_cli_version(P);
-            return 1;
-        }
-        if (s[0] != '-') {
-            if (a->scenario)
-                return bad("one scenario at a time; a second one", s), -1;
-            a->scenario = s;
-            continue;
-        }
-        if (i + 1 >= argc) { /* a known option without its value, or no option at all */
-            static const char *const valued[] = {"--out", "--seed", "--strategy", "--variant",
-                                                 "--duration", "--table-map", "--lines",
-                                                 "--mirrors", "--master", "--fail-on", NULL};
-            int known = hk_word_in(s, valued);
-            return bad(known ? "option needs a value" : "unknown option", s), -1;
-        }
-        int rc = value_opt(a, s, argv[i + 1]);
-        if (rc > 0)
-            return bad("unknown option", s), -1;
-        if (rc < 0)
-            return -1;
-        i++;
-    }
-    if (!a->scenario)
-        return bad("expected a scenario file", NULL), -1;
+    const char *pos[1];
+    int npos, rc = hk_cmd_parse(&run_cmd, argc, argv, a, pos, &npos);
+    if (rc)
+        return rc;
+    a->scenario = pos[0];
     if (!a->out) {
         const char *b = strrchr(a->scenario, '/');
         b = b ? b + 1 : a->scenario;
@@ -169,53 +159,19 @@ static int parse_args(int argc, char **argv, hasim_args *a)
     return 0;
 }
 
-void hasim_print_err(const hk_err *e)
+void hasim_job(sim_job *j, hk_loaded *L, const hasim_args *a, int total)
 {
-    char m[1024];
-    fprintf(stderr, P ": %s\n", hk_err_str(e, m, sizeof m));
-}
-
-/* ---- one run ---------------------------------------------------------- */
-
-typedef struct streams { hk_out periods, latency, queries; } streams;
-
-static int open_streams(const char *dir, int queries, streams *st, sim_opts *o, hk_err *e)
-{
-    memset(st, 0, sizeof *st);
-    if (hk_out_open(&st->periods, dir, "periods.csv", e) < 0 ||
-        hk_out_open(&st->latency, dir, "latency.csv", e) < 0 ||
-        (queries && hk_out_open(&st->queries, dir, "queries.csv", e) < 0))
-        return -1;
-    o->periods = st->periods.f;
-    o->latency = st->latency.f;
-    o->queries = st->queries.f;
-    sim_out_headers(o);
-    return 0;
-}
-
-static void abort_streams(streams *st)
-{
-    hk_out_abort(&st->periods);
-    hk_out_abort(&st->latency);
-    hk_out_abort(&st->queries);
-}
-
-static int commit_streams(streams *st, hk_err *e)
-{
-    int rc = hk_out_commit(&st->periods, e);
-    rc |= hk_out_commit(&st->latency, e);
-    rc |= hk_out_commit(&st->queries, e);
-    return rc ? -1 : 0;
-}
-
-static int write_report(const sim_world *w, const sim_result *r, const char *scenario,
-                        const char *dir, hk_err *e)
-{
-    hk_out o;
-    if (hk_out_open(&o, dir, "report.txt", e) < 0)
-        return -1;
-    sim_print(o.f, w, r, scenario, 1);
-    return hk_out_commit(&o, e);
+    memset(j, 0, sizeof *j);
+    j->prog = P;
+    j->L = L;
+    j->scenario = a->scenario;
+    j->queries = a->queries;
+    j->fail_on = a->fail_on;
+    j->stop = a->stop;
+    j->ntmap = a->ntmap;
+    j->tmap = a->tmap;
+    j->total = total;
+    hk_progress_init(&j->prog_line, P, a->quiet);
 }
 
 #define ROW_FINDINGS 4
@@ -239,102 +195,6 @@ static void keep_findings(void *ictx, const sim_world *w, const sim_result *r)
     for (int i = 0; i < r->fd.n && i < ROW_FINDINGS; i++)
         snprintf(row->find[i], sizeof row->find[i], "%.19s: %.600s", r->fd.f[i].kind,
                  r->fd.f[i].detail);
-}
-
-void hasim_progress(void *ctx, double frac)
-{
-    runctx *c = ctx;
-    char what[48];
-    snprintf(what, sizeof what, "run %d of %d", c->done + 1, c->total);
-    hk_progress_update(&c->prog, ((double)c->done + frac) / c->total, what);
-}
-
-/* --table-map entries onto the scenario's own table_map (once per scenario). */
-static int add_tmap(const hasim_args *a, hk_scn *s)
-{
-    for (int i = 0; i < a->ntmap; i++) {
-        const char *eq = strchr(a->tmap[i], '=');
-        char log[128], conf[128];
-        snprintf(log, sizeof log, "%.*s", (int)(eq - a->tmap[i]), a->tmap[i]);
-        snprintf(conf, sizeof conf, "%s", eq + 1);
-        if (!hk_cluster_find_table(s->cl, conf))
-            return fprintf(stderr, P ": --table-map %s: the config has no distributed table "
-                           "'%s'\n", a->tmap[i], conf), EXIT_USAGE;
-        int k = 0;
-        while (k < s->wl.ntmap && strcmp(s->wl.tmap[k][0], log))
-            k++;
-        if (k == HK_TMAP_MAX)
-            return fprintf(stderr, P ": --table-map: at most %d names\n", HK_TMAP_MAX), EXIT_USAGE;
-        snprintf(s->wl.tmap[k][0], sizeof s->wl.tmap[k][0], "%s", log);
-        snprintf(s->wl.tmap[k][1], sizeof s->wl.tmap[k][1], "%s", conf);
-        s->wl.ntmap += k == s->wl.ntmap;
-    }
-    return 0;
-}
-
-int hasim_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figures *fig,
-              FILE *report)
-{
-    hk_err e;
-    int trc = add_tmap(c->a, s);
-    if (trc)
-        return trc;
-    streams st;
-    memset(&st, 0, sizeof st);
-    if (hk_loaded_rewind(c->L, s, o->duration_us ? o->duration_us : s->wl.duration_us, &e) < 0) {
-        hasim_print_err(&e);
-        return EXIT_INPUT;
-    }
-    if (dir && (hk_mkdirs(dir, &e) < 0 || open_streams(dir, c->a->queries, &st, o, &e) < 0)) {
-        hasim_print_err(&e);
-        abort_streams(&st);
-        return EXIT_RUN;
-    }
-    o->stop = c->a->stop;
-    sim_world *w = sim_new(s, o);
-    int rc = w ? sim_run(w) : -2;
-    sim_result r;
-    memset(&r, 0, sizeof r);
-    if (rc == 0 && sim_analyse(w, &r) < 0)
-        rc = -2;
-    c->done++;
-    hk_progress_done(&c->prog);
-    if (rc == SIM_STOPPED || rc == SIM_WRITE_FAILED) {
-        abort_streams(&st);
-        sim_free(w);
-        if (rc == SIM_WRITE_FAILED) /* a full disk: said at once, the run's files go */
-            fprintf(stderr, P ": %s: a file of the run could not be written (disk full?): the "
-                    "run stopped at its first failed write and its files were removed\n",
-                    dir ? dir : "output");
-        return rc == SIM_STOPPED ? 128 + (int)*c->a->stop : EXIT_RUN;
-    }
-    if (rc < 0) {
-        int input = rc == -1 && c->L->trace && c->L->trace->failed;
-        if (input)
-            hasim_print_err(&c->L->trace->err);
-        else
-            fprintf(stderr, P ": out of memory\n");
-        abort_streams(&st);
-        sim_result_free(&r);
-        sim_free(w);
-        return input ? EXIT_INPUT : EXIT_RUN;
-    }
-    sim_figures_of(w, &r, fig);
-    c->failed_on |= hk_ans_fail_on(&r.ans, c->a->fail_on);
-    if (c->inspect)
-        c->inspect(c->ictx, w, &r);
-    if (report)
-        sim_print(report, w, &r, c->a->scenario, 0);
-    if (dir && (sim_write_files(w, &r, dir, &e) < 0 ||
-                hk_rep_faults(s, w->end_us - w->t0, dir, &e) < 0 ||
-                write_report(w, &r, c->a->scenario, dir, &e) < 0 || commit_streams(&st, &e) < 0)) {
-        hasim_print_err(&e);
-        abort_streams(&st);
-        rc = EXIT_RUN;
-    }
-    sim_result_free(&r);
-    sim_free(w);
-    return rc < 0 ? EXIT_RUN : rc;
 }
 
 /* ---- several runs side by side ------------------------------------------ */
@@ -579,69 +439,58 @@ static int plan(const hasim_args *a, const hk_scn *s, runcfg *rc)
     return n;
 }
 
-void hasim_print_warns(const hk_warns *w)
-{
-    for (int i = 0; i < w->n; i++) {
-        char m[1024];
-        fprintf(stderr, P ": warning: %s\n", hk_err_str(&w->w[i], m, sizeof m));
-    }
-    if (w->dropped)
-        fprintf(stderr, P ": %d more warnings\n", w->dropped);
-}
-
-static int summary_out(runctx *c, hk_scn *s, runcfg *rc, int n, int R,
+static int summary_out(const hasim_args *a, hk_scn *s, runcfg *rc, int n, int R,
                        sim_figures (*figs)[MAXREP], uint64_t seed)
 {
     hk_err e;
     hk_out o;
-    if (write_strategies(s, c->a->out, rc, n, figs, &e) < 0 ||
-        hk_out_open(&o, c->a->out, "report.txt", &e) < 0) {
-        hasim_print_err(&e);
-        return EXIT_RUN;
+    if (write_strategies(s, a->out, rc, n, figs, &e) < 0 ||
+        hk_out_open(&o, a->out, "report.txt", &e) < 0) {
+        hk_print_err(P, &e);
+        return HK_EXIT_RUN;
     }
-    if (!c->a->quiet) { /* stdout ends with the findings, report.txt starts with them */
-        print_table(stdout, s, rc, n, R, figs, c->a->scenario, seed);
+    if (!a->quiet) { /* stdout ends with the findings, report.txt starts with them */
+        print_table(stdout, s, rc, n, R, figs, a->scenario, seed);
         print_row_findings(stdout, rc, n);
     }
     print_row_findings(o.f, rc, n);
-    print_table(o.f, s, rc, n, R, figs, c->a->scenario, seed);
+    print_table(o.f, s, rc, n, R, figs, a->scenario, seed);
     if (hk_out_commit(&o, &e) < 0) {
-        hasim_print_err(&e);
-        return EXIT_RUN;
+        hk_print_err(P, &e);
+        return HK_EXIT_RUN;
     }
     return 0;
 }
 
-static int run_grid(runctx *c, runcfg *rc, int n, int R, sim_figures (*figs)[MAXREP])
+static int run_grid(sim_job *c, const hasim_args *a, runcfg *rc, int n, int R,
+                    sim_figures (*figs)[MAXREP])
 {
-    const hasim_args *a = c->a;
     int multi = n > 1;
     uint64_t seed = (uint64_t)(a->seed >= 0 ? a->seed : (long long)c->L->scn->seed);
     c->total = n * R;
-    hk_progress_init(&c->prog, P, a->quiet);
     for (int i = 0; i < n; i++) {
         hk_err e;
         hk_warns w = {0};
         int fresh = !c->L->by_dialect[hk_dialect_of(rc[i].variant)];
         hk_scn *s = hk_loaded_scn(c->L, rc[i].variant, &w, &e);
         if (!s) {
-            hasim_print_err(&e);
-            return EXIT_INPUT;
+            hk_print_err(P, &e);
+            return HK_EXIT_INPUT;
         }
         if (fresh)
-            hasim_print_warns(&w);
+            hk_print_warns(P, &w);
         for (int r = 0; r < R; r++) {
             sim_opts o = {0};
             o.seed = seed + (uint64_t)r;
             o.variant = rc[i].variant;
             o.strategy = rc[i].strategy;
             o.duration_us = a->duration_us;
-            o.progress = hasim_progress;
+            o.progress = sim_job_progress;
             o.pctx = c;
             FILE *rep = !a->quiet && !multi && r == 0 && R == 1 ? stdout : NULL;
             c->inspect = keep_findings;
             c->ictx = r == 0 ? &rc[i] : NULL;
-            int code = hasim_one(c, s, &o, r == 0 ? rc[i].dir : NULL, &figs[i][r], rep);
+            int code = sim_job_run(c, s, &o, r == 0 ? rc[i].dir : NULL, &figs[i][r], rep);
             if (code)
                 return code;
         }
@@ -649,11 +498,11 @@ static int run_grid(runctx *c, runcfg *rc, int n, int R, sim_figures (*figs)[MAX
     hk_err e;
     if (hk_mkdirs(a->out, &e) < 0 ||
         hk_out_write_all(a->out, "scenario.txt", c->L->text, strlen(c->L->text), &e) < 0) {
-        hasim_print_err(&e);
-        return EXIT_RUN;
+        hk_print_err(P, &e);
+        return HK_EXIT_RUN;
     }
     if (multi || R > 1) {
-        int code = summary_out(c, c->L->scn, rc, n, R, figs, seed);
+        int code = summary_out(a, c->L->scn, rc, n, R, figs, seed);
         if (code)
             return code;
     }
@@ -681,37 +530,38 @@ int hasim_run(int argc, char **argv, volatile sig_atomic_t *stop)
     hasim_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc)
-        return rc > 0 ? 0 : EXIT_USAGE;
+        return rc < 0 ? 0 : rc;
     a.stop = stop;
     if (a.check)
         return hasim_check(&a);
     hk_loaded L;
     hk_err e;
     if (hk_scn_load(a.scenario, !a.no_exec, &L, &e) < 0) {
-        hasim_print_err(&e);
-        return EXIT_INPUT;
+        hk_print_err(P, &e);
+        return HK_EXIT_INPUT;
     }
     for (int i = 0; i < L.nran; i++)
         fprintf(stderr, P ": note: %s starts with '#!': ran it as Manticore does and read its "
                 "output as the config\n", L.ran[i]);
-    hasim_print_warns(&L.warns);
+    hk_print_warns(P, &L.warns);
     runcfg cfg[HK_VAR_N * (HK_STRAT_N + 1)];
     int n = plan(&a, L.scn, cfg), R = L.scn->replications;
     sim_figures (*figs)[MAXREP] = calloc((size_t)n, sizeof *figs);
-    runctx c = {&L, &a, {0}, 0, 0, NULL, NULL, 0};
+    sim_job c;
+    hasim_job(&c, &L, &a, n * R);
     hk_rundir rd;
     if (hk_rundir_open(&rd, a.out, "hasim", a.force || a.out_default, &e) < 0) {
-        hasim_print_err(&e);
+        hk_print_err(P, &e);
         free(figs);
         hk_loaded_free(&L);
-        return EXIT_USAGE;
+        return HK_EXIT_USAGE;
     }
-    rc = figs ? run_grid(&c, cfg, n, R, figs) : EXIT_RUN;
+    rc = figs ? run_grid(&c, &a, cfg, n, R, figs) : HK_EXIT_RUN;
     if (rc == 0 && a.plot)
         plots(&a, cfg, n);
     if (rc == 0 && hk_rundir_done(&rd, &e) < 0) {
-        hasim_print_err(&e);
-        rc = EXIT_RUN;
+        hk_print_err(P, &e);
+        rc = HK_EXIT_RUN;
     }
     if (rc) /* nothing of a failed run stays behind looking finished */
         hk_rundir_abort(&rd);
@@ -722,8 +572,8 @@ int hasim_run(int argc, char **argv, volatile sig_atomic_t *stop)
         printf("files: %s/\n", a.out);
     if (rc == 0 && c.failed_on) {
         fprintf(stderr, P ": a finding of a kind in --fail-on %s was raised (exit %d)\n",
-                a.fail_on, EXIT_FINDING);
-        rc = EXIT_FINDING;
+                a.fail_on, HK_EXIT_FINDING);
+        rc = HK_EXIT_FINDING;
     }
     free(figs);
     hk_loaded_free(&L);

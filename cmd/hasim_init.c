@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include "hasim.h"
 #include "hk_calib.h"
 #include "hk_file.h"
@@ -16,7 +17,7 @@
 #define LOG_TABLES 16
 
 typedef struct init_args {
-    const char *config, *status, *log, *out, *variant;
+    const char *config, *status, *log, *out;
     int no_exec, var;            /* var: --variant's id, -1 = the status layout's */
 } init_args;
 
@@ -28,57 +29,47 @@ typedef struct logsum {          /* what the query log holds */
     char tables[LOG_TABLES][128];
 } logsum;
 
-static int usage(void)
+static int opt_variant(void *set, const char *prog, const char *opt, const char *v)
 {
-    printf("usage: hasim init --config FILE [--status FILE] [--log FILE] [--out FILE.scn]\n"
-           "                  [--variant NAME] [--no-exec]\n"
-           "  Writes a scenario that runs as is: the config's distributed tables; a mirror\n"
-           "  section per host measured in --status (a saved SHOW AGENT STATUS, or SHOW STATUS\n"
-           "  for Manticore's lifetime agent rows; mysql -B or table output, 2.2.11 or Manticore\n"
-           "  layout), a stated guess for hosts it lacks; the workload from --log (a searchd\n"
-           "  query log, replayed as the trace) or from the status counters; the variant the\n"
-           "  status layout implies. Without --out the scenario goes to stdout.\n"
-           "  --variant   read the config as this variant's searchd does (default: the status\n"
-           "              layout's: sphinx2 for 2.2.11, else manticore)\n"
-           "  --no-exec   refuse a config that starts with #! instead of running it\n"
-           "exit codes: 0 written; 1 cannot write; 2 bad command line; 3 bad input (file:line)\n");
-    return 0;
+    return hk_cmd_variant(prog, opt, v, &((init_args *)set)->var);
 }
+
+#define A(f) offsetof(init_args, f)
+static const hk_opt init_opts[] = {
+    {"config", "FILE", HK_OPT_STR, A(config), 0, 0, NULL,
+     "the master's manticore.conf / sphinx.conf (its distributed tables)", NULL},
+    {"status", "FILE", HK_OPT_STR, A(status), 0, 0, NULL,
+     "a saved SHOW AGENT STATUS (or SHOW STATUS for Manticore's lifetime rows;\n"
+     "mysql -B or -t output, 2.2.11 or Manticore layout)", NULL},
+    {"log", "FILE", HK_OPT_STR, A(log), 0, 0, NULL,
+     "a searchd query log (sphinxql or plain): the workload, replayed", NULL},
+    {"out", "FILE.scn", HK_OPT_STR, A(out), 0, 0, NULL,
+     "where the scenario goes (default stdout); its paths are relative to it", NULL},
+    {"variant", "NAME", HK_OPT_FN, 0, 0, 0, opt_variant,
+     "read the config as this variant's searchd does (default: the status\n"
+     "layout's: sphinx2 for 2.2.11, else manticore)", hk_variant_names},
+    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
+     "refuse a config that starts with #! instead of running it", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+#undef A
+
+static const hk_cmd init_cmd = {
+    P, "--config FILE [--status FILE] [--log FILE] [--out FILE.scn] [options]",
+    "Writes a scenario that runs as is: the config's distributed tables; a mirror\n"
+    "section per host measured in --status, a stated guess for hosts it lacks; the\n"
+    "workload from --log or from the status counters; the variant the status layout\n"
+    "implies. The scenario is loaded back before init says it is written.",
+    {{init_opts, 0}}, 0, 0, "operand", NULL};
 
 static int parse(int argc, char **argv, init_args *a)
 {
     memset(a, 0, sizeof *a);
     a->var = -1;
-    for (int i = 1; i < argc; i++) {
-        const char **dst = !strcmp(argv[i], "--config") ? &a->config
-                           : !strcmp(argv[i], "--status") ? &a->status
-                           : !strcmp(argv[i], "--log") ? &a->log
-                           : !strcmp(argv[i], "--out") ? &a->out
-                           : !strcmp(argv[i], "--variant") ? &a->variant : NULL;
-        if (!strcmp(argv[i], "--help"))
-            return usage(), -1;
-        if (!strcmp(argv[i], "--version"))
-            return hk_cli_version(P), -1;
-        if (!strcmp(argv[i], "--no-exec")) {
-            a->no_exec = 1;
-        } else if (dst && i + 1 < argc) {
-            *dst = argv[++i];
-        } else {
-            fprintf(stderr, P ": %s '%s'\n" P ": see hasim init --help\n",
-                    dst ? "option needs a value" : "unknown option", argv[i]);
-            return EXIT_USAGE;
-        }
-    }
-    a->var = a->variant ? hk_variant_find(a->variant) : -1;
-    if (a->variant && a->var < 0) {
-        fprintf(stderr, P ": --variant: expected manticore, manticore-fixed, sphinx2 or "
-                "documented, got '%s'\n", a->variant);
-        return EXIT_USAGE;
-    }
-    if (!a->config) {
-        fprintf(stderr, P ": expected --config FILE\n" P ": see hasim init --help\n");
-        return EXIT_USAGE;
-    }
+    int npos, rc = hk_cmd_parse(&init_cmd, argc, argv, a, NULL, &npos);
+    if (rc)
+        return rc;
+    if (!a->config)
+        return hk_cmd_bad(&init_cmd, "expected --config FILE");
     return 0;
 }
 
@@ -133,30 +124,30 @@ static int write_out(const init_args *a, const hk_cluster *cl, const hk_status_f
                      const hk_calib_host *c, const logsum *ls)
 {
     if (!a->out)
-        return write_scenario(stdout, a, cl, st, c, ls) < 0 ? EXIT_RUN : 0;
+        return write_scenario(stdout, a, cl, st, c, ls) < 0 ? HK_EXIT_RUN : 0;
     hk_err e;
     char dir[1024];
     const char *slash = strrchr(a->out, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->out) : 1, slash ? a->out : ".");
     hk_out o;
-    int rc = hk_out_open(&o, dir, slash ? slash + 1 : a->out, &e) < 0 ? EXIT_RUN : 0;
+    int rc = hk_out_open(&o, dir, slash ? slash + 1 : a->out, &e) < 0 ? HK_EXIT_RUN : 0;
     if (!rc && (write_scenario(o.f, a, cl, st, c, ls) < 0 || fflush(o.f) != 0)) {
         hk_out_abort(&o);
-        rc = EXIT_RUN;
+        rc = HK_EXIT_RUN;
     }
     hk_loaded L; /* nothing init writes fails to load: its part is read back before the rename */
     if (!rc && hk_scn_load(o.part, !a->no_exec, &L, &e) < 0) {
         hk_err_prefix(&e, "the scenario init wrote does not load (a bug of hasim init; the file "
                       "was not written): ");
         hk_out_abort(&o);
-        rc = EXIT_RUN;
+        rc = HK_EXIT_RUN;
     } else if (!rc) {
         hk_loaded_free(&L);
     }
     if (!rc && hk_out_commit(&o, &e) < 0)
-        rc = EXIT_RUN;
+        rc = HK_EXIT_RUN;
     if (rc)
-        hasim_print_err(&e);
+        hk_print_err(P, &e);
     else
         printf("wrote %s: run it with build/hasim %s\n", a->out, a->out);
     return rc;
@@ -318,27 +309,15 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
     return ferror(o) ? -1 : 0;
 }
 
-static int load_cluster(const init_args *a, const hk_status_file *st, hk_cluster **cl, hk_err *e)
+/* The config, read as the variant's searchd does (--variant, else the status layout's). */
+static int load_cluster(const init_args *a, const hk_status_file *st, hk_loaded *L, hk_err *e)
 {
-    char *text = NULL;
-    size_t len;
-    int ran;
-    hk_conf *conf = NULL;
-    hk_warns w = {0};
-    if (hk_config_read(a->config, !a->no_exec, &text, &len, &ran, e) < 0 ||
-        hk_conf_parse(text, len, a->config, &conf, e) < 0) {
-        free(text);
-        return -1;
-    }
     int s2 = a->var >= 0 ? a->var == HK_VAR_SPHINX2 : st && st->layout == HK_LAYOUT_SPHINX2;
-    hk_dialect d = s2 ? HK_DIALECT_SPHINX2 : HK_DIALECT_MANTICORE;
-    int rc = hk_cluster_from_conf(conf, NULL, d, cl, e, &w);
-    hasim_print_warns(&w);
-    if (rc == 0 && !(*cl)->ntables)
-        rc = hk_err_set(e, a->config, 1, 1, "expected at least one distributed table with agents");
-    hk_conf_free(conf);
-    free(text);
-    return rc;
+    int var = a->var >= 0 ? a->var : s2 ? HK_VAR_SPHINX2 : HK_VAR_MANTICORE;
+    if (hk_tables_load(a->config, !a->no_exec, var, L, e) < 0)
+        return -1;
+    hk_print_warns(P, &L->warns);
+    return 0;
 }
 
 int hasim_init(int argc, char **argv)
@@ -349,19 +328,20 @@ int hasim_init(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     hk_err e;
     hk_status_file st = {0};
+    hk_loaded L = {0};
     hk_cluster *cl = NULL;
     hk_calib_host *c = NULL;
     logsum ls = {0};
     char *buf = NULL;
     size_t len;
-    rc = EXIT_INPUT;
+    rc = HK_EXIT_INPUT;
     if ((a.status && (hk_file_read(a.status, &buf, &len, &e) < 0 ||
                       hk_statread(buf, len, a.status, &st, &e) < 0)) ||
-        load_cluster(&a, a.status ? &st : NULL, &cl, &e) < 0 ||
+        load_cluster(&a, a.status ? &st : NULL, &L, &e) < 0 || !(cl = L.cl) ||
         (a.log && read_log(a.log, &ls, &e) < 0)) {
-        hasim_print_err(&e);
+        hk_print_err(P, &e);
     } else if (a.status && hk_calib(&st, cl, &c) < 0) {
-        rc = EXIT_RUN;
+        rc = HK_EXIT_RUN;
     } else {
         warn_short(cl, c);
         rc = write_out(&a, cl, a.status ? &st : NULL, c, &ls);
@@ -369,7 +349,6 @@ int hasim_init(int argc, char **argv)
     free(buf);
     free(c);
     hk_status_file_free(&st);
-    if (cl)
-        hk_cluster_free(cl);
+    hk_loaded_free(&L);
     return rc;
 }

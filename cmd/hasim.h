@@ -1,22 +1,21 @@
-/* hasim: the simulator's commands (one file each), sharing exit codes and
- * the options of a plain run.
+/* hasim: the simulator's commands (one file each, on the command kit hk_cmd), sharing
+ * the options of a plain run; the work itself is sim/'s (sim_job: one run).
  *   hasim SCENARIO ...        hasim_run.c: one run, or every strategy/variant side by side
  *   hasim init ...            hasim_init.c: a scenario from production files
  *   hasim sweep SCENARIO ...  hasim_sweep.c: the advisor
- *   hasim merge DIR...        hasim_sweep.c: shards of a sweep into one */
+ *   hasim merge DIR...        hasim_merge.c: shards of a sweep into one */
 #ifndef HASIM_H
 #define HASIM_H
 
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "hk_cli.h"
+#include "hk_cmd.h"
 #include "hk_plot.h"
 #include "hk_scnload.h"
 #include "sim.h"
+#include "sim_job.h"
 #include "sim_report.h"
-
-enum { EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_FINDING = 4 };
 
 typedef struct hasim_args {
     const char *scenario, *out;
@@ -36,24 +35,8 @@ typedef struct hasim_args {
     const char *tmap[HK_TMAP_MAX];
 } hasim_args;
 
-/* What the runs of one command share. */
-typedef struct runctx {
-    hk_loaded *L;
-    const hasim_args *a;
-    hk_progress prog;
-    int done, total;
-    void (*inspect)(void *ictx, const sim_world *w, const sim_result *r); /* each run, or NULL */
-    void *ictx;
-    int failed_on;               /* a run raised a finding of a --fail-on kind */
-} runctx;
-
-/* One simulation of s with o: files into dir (when not NULL), its figures into fig, its report
- * to report (when not NULL), then c->inspect. Returns an exit code. */
-int hasim_one(runctx *c, hk_scn *s, sim_opts *o, const char *dir, sim_figures *fig,
-              FILE *report);
-void hasim_progress(void *ctx, double frac);
-void hasim_print_err(const hk_err *e);
-void hasim_print_warns(const hk_warns *w);
+/* A job for a's runs: its progress line, its --table-map, its --fail-on. */
+void hasim_job(sim_job *j, hk_loaded *L, const hasim_args *a, int total);
 
 /* Each command ends early and cleanly when *stop becomes a signal number (main's handler sets
  * it): its folder emptied, exit 128 + that number. */

@@ -99,30 +99,32 @@ int hasim_check(const hasim_args *a)
     hk_loaded L;
     hk_err e;
     if (hk_scn_load(a->scenario, !a->no_exec, &L, &e) < 0) {
-        hasim_print_err(&e);
-        return EXIT_INPUT;
+        hk_print_err("hasim", &e);
+        return HK_EXIT_INPUT;
     }
-    hasim_print_warns(&L.warns);
+    hk_print_warns("hasim", &L.warns);
     int rc = 0;
     checker k = {L.scn, a, {0, -1}, calloc((size_t)L.scn->nclaims + 1, sizeof(int)),
                  calloc((size_t)L.scn->nclaims + 1, sizeof *k.ev)};
     if (!L.scn->nclaims) {
         fprintf(stderr, "hasim: %s makes no claim: expected an 'expect { claim = ... }' section\n",
                 a->scenario);
-        rc = EXIT_INPUT;
+        rc = HK_EXIT_INPUT;
     }
     checkrun runs[MAXRUNS];
     int n = rc || !k.ok || !k.ev ? 0 : plan(&k, runs);
     for (int i = 0; k.ok && i < L.scn->nclaims; i++)
         k.ok[i] = -1;
-    runctx c = {&L, a, {0}, 0, n, inspect, &k, 0};
-    hk_progress_init(&c.prog, "hasim", a->quiet);
+    sim_job c;
+    hasim_job(&c, &L, a, n);
+    c.inspect = inspect;
+    c.ictx = &k;
     for (int i = 0; rc == 0 && i < n; i++) {
         hk_warns w = {0};
         hk_scn *s = hk_loaded_scn(&L, runs[i].variant, &w, &e);
         if (!s) {
-            hasim_print_err(&e);
-            rc = EXIT_INPUT;
+            hk_print_err("hasim", &e);
+            rc = HK_EXIT_INPUT;
             break;
         }
         k.s = s; /* the claims are the same in every dialect's build */
@@ -132,14 +134,16 @@ int hasim_check(const hasim_args *a)
         o.variant = runs[i].variant;
         o.strategy = runs[i].strategy;
         o.duration_us = a->duration_us;
-        o.progress = hasim_progress;
+        o.progress = sim_job_progress;
         o.pctx = &c;
         sim_figures fig;
-        rc = hasim_one(&c, s, &o, NULL, &fig, NULL);
+        rc = sim_job_run(&c, s, &o, NULL, &fig, NULL);
     }
     if (rc == 0) {
         int failed = report(&k, a, &e);
-        rc = failed < 0 ? (hasim_print_err(&e), EXIT_RUN) : failed ? EXIT_RUN : 0;
+        if (failed < 0)
+            hk_print_err("hasim", &e);
+        rc = failed ? HK_EXIT_RUN : 0;
     }
     free(k.ok);
     free(k.ev);

@@ -1,9 +1,8 @@
-/* hk_cli: shared command-line helpers (see hk_cli.h). */
-#include "hk_cli.h"
+/* hk_cmd_val: the checks behind every option's value — numbers in range, times, and the
+ * comma lists of strategy, variant and finding names (see hk_cmd.h). */
+#include "hk_cmd.h"
 
 #include <stdio.h>
-#include <time.h>
-#include <unistd.h>
 #include <string.h>
 #include "hk_find.h"
 #include "hk_keys.h"
@@ -11,7 +10,7 @@
 #include "hk_time.h"
 #include "hk_variant.h"
 
-int hk_cli_int(const char *prog, const char *opt, const char *v, long long min, long long max,
+int hk_cmd_int(const char *prog, const char *opt, const char *v, long long min, long long max,
                long long *out)
 {
     int bad;
@@ -75,7 +74,7 @@ static int name_list(const char *prog, const char *opt, const char *v,
     }
 }
 
-int hk_cli_strategies(const char *prog, const char *opt, const char *v, int *ids, int max)
+int hk_cmd_strategies(const char *prog, const char *opt, const char *v, int *ids, int max)
 {
     return name_list(prog, opt, v, hk_strat_name_at, hk_strat_all_names(), HK_STRAT_SEARCHD_N, 1,
                      ids, max);
@@ -88,19 +87,19 @@ static const char *kind_at(int i)
     return k ? k : hk_find_kind(i - 1) ? "severe" : NULL;
 }
 
-int hk_cli_kinds(const char *prog, const char *opt, const char *v)
+int hk_cmd_kinds(const char *prog, const char *opt, const char *v)
 {
     int ids[64];
     return name_list(prog, opt, v, kind_at, "finding kinds (failing, slow, starved, locked, ...) "
                      "or severe", 0, 0, ids, 64) < 0 ? -1 : 0;
 }
 
-int hk_cli_variants(const char *prog, const char *opt, const char *v, int *ids, int max)
+int hk_cmd_variants(const char *prog, const char *opt, const char *v, int *ids, int max)
 {
     return name_list(prog, opt, v, hk_variant_name_at, hk_variant_names(), HK_VAR_N, 0, ids, max);
 }
 
-int hk_cli_real(const char *prog, const char *opt, const char *v, double min, double max,
+int hk_cmd_real(const char *prog, const char *opt, const char *v, double min, double max,
                 double *out)
 {
     int bad;
@@ -112,7 +111,7 @@ int hk_cli_real(const char *prog, const char *opt, const char *v, double min, do
     return -1;
 }
 
-int hk_cli_time(const char *prog, const char *opt, const char *v, int64_t unit_us, int64_t *out)
+int hk_cmd_time(const char *prog, const char *opt, const char *v, int64_t unit_us, int64_t *out)
 {
     int bad;
     const char *what;
@@ -123,45 +122,27 @@ int hk_cli_time(const char *prog, const char *opt, const char *v, int64_t unit_u
     return -1;
 }
 
-void hk_cli_version(const char *prog) { printf("%s (hakarma) %s\n", prog, HK_VERSION); }
-
-static double mono(void)
+/* One name of a list parser. */
+static int one(int n, const int *ids, const char *prog, const char *opt, const char *v, int *id)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void hk_progress_init(hk_progress *p, const char *prog, int quiet)
-{
-    p->on = !quiet && isatty(2);
-    p->t0 = p->last = mono();
-    p->shown = 0;
-    p->prog = prog;
-}
-
-void hk_progress_update(hk_progress *p, double frac, const char *what)
-{
-    if (!p->on)
-        return;
-    double now = mono();
-    if (now - p->t0 < 2.0 || now - p->last < 0.25)
-        return;
-    p->last = now;
-    p->shown = 1;
-    if (frac < 0) { /* how far is unknown: what it has done */
-        fprintf(stderr, "\r%s: %s, %.0f s   ", p->prog, what ? what : "", now - p->t0);
-    } else {
-        double eta = frac > 0.01 ? (now - p->t0) * (1 - frac) / frac : 0;
-        fprintf(stderr, "\r%s: %5.1f%% %s, %.0f s left   ", p->prog, 100 * frac,
-                what ? what : "", eta);
+    if (n < 0)
+        return -1;
+    if (n != 1) {
+        fprintf(stderr, "%s: %s: expected one name here, got '%s'\n", prog, opt, v);
+        return -1;
     }
-    fflush(stderr);
+    *id = ids[0];
+    return 0;
 }
 
-void hk_progress_done(hk_progress *p)
+int hk_cmd_variant(const char *prog, const char *opt, const char *v, int *id)
 {
-    if (p->shown)
-        fprintf(stderr, "\r%*s\r", 78, "");
-    p->shown = 0;
+    int ids[HK_VAR_N];
+    return one(hk_cmd_variants(prog, opt, v, ids, HK_VAR_N), ids, prog, opt, v, id);
+}
+
+int hk_cmd_strategy(const char *prog, const char *opt, const char *v, int *id)
+{
+    int ids[HK_STRAT_N];
+    return one(hk_cmd_strategies(prog, opt, v, ids, HK_STRAT_N), ids, prog, opt, v, id);
 }

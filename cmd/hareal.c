@@ -1,0 +1,30 @@
+/* hareal: the real-network mode's entry — picks the command (see hareal.h). */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include "hareal.h"
+
+static const hk_cmd hareal_cmd = {
+    "hareal", "mirror --listen IP:PORT [options]   a mirror agent (searchd side)\n"
+              "replay --config FILE --trace FILE [options]   a master replaying a trace\n"
+              "live SCENARIO [options]   a live cluster on loopback from a scenario",
+    "Each command has its own --help (its options, files and exit codes).",
+    {{NULL, 0}}, 0, 0, "command", NULL};
+
+int main(int argc, char **argv)
+{
+    signal(SIGPIPE, SIG_IGN); /* a peer that closed early is an error value, not a death */
+    if (argc > 1 && !strcmp(argv[1], "mirror"))
+        return rl_cmd_mirror(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "replay"))
+        return rl_cmd_replay(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "live"))
+        return rl_cmd_live(argc - 1, argv + 1, argv[0]);
+    if (argc > 1 && argv[1][0] != '-')
+        return hk_cmd_bad(&hareal_cmd, "unknown command '%s' (expected mirror, replay or live)",
+                          argv[1]);
+    int npos, rc = hk_cmd_parse(&hareal_cmd, argc, argv, NULL, NULL, &npos);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    return hk_cmd_bad(&hareal_cmd, "expected a command: mirror, replay or live");
+}

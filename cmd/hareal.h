@@ -1,0 +1,39 @@
+/* hareal: the real-network mode's commands (one file each, on the command kit hk_cmd), and
+ * the options replay and live share; the work is real/'s (rl_serve, rl_run, rl_cluster).
+ *   hareal mirror --listen IP:PORT ...   hareal_mirror.c: a mirror agent real masters accept
+ *   hareal replay --config F --trace F   hareal_replay.c: a master replaying a trace or log
+ *   hareal live SCENARIO ...             hareal_live.c: a whole cluster, faults for real */
+#ifndef HAREAL_H
+#define HAREAL_H
+
+#include "hk_answer.h"
+#include "hk_cmd.h"
+#include "hk_plot.h"
+#include "rl_drive.h"
+
+/* The options hareal replay and hareal live share (hareal_common.c). */
+typedef struct rl_common {
+    const char *trace, *out;
+    const char *fail_on;         /* --fail-on's finding kinds, or NULL */
+    int format, force, plot, quiet, no_exec, variant, strategy;
+    long long seed;
+    int ntmap;
+    const char *tmap[RL_TMAP_MAX][2];
+    char tmap_buf[RL_TMAP_MAX][256];
+    hk_plot_sel sel;
+} rl_common;
+
+extern const hk_opt rl_common_opts[];
+
+void rl_common_init(rl_common *c, int variant, long long seed);
+/* rc, or HK_EXIT_FINDING (said on stderr) when rc is 0 and a finding of c->fail_on's kinds
+ * was raised. */
+int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc);
+/* --plot's pictures of dir, and the plots: line (unless quiet). */
+void rl_plots(const rl_common *c, const char *who);
+
+int rl_cmd_mirror(int argc, char **argv);
+int rl_cmd_replay(int argc, char **argv);
+int rl_cmd_live(int argc, char **argv, const char *self);
+
+#endif

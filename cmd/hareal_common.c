@@ -1,0 +1,123 @@
+/* hareal_common: the options hareal replay and live share, and what both do at the end (the
+ * --fail-on gate, the plots). */
+#include "hareal.h"
+
+#include <stddef.h>
+#include <string.h>
+#include "hk_trace.h"
+
+void rl_common_init(rl_common *c, int variant, long long seed)
+{
+    memset(c, 0, sizeof *c);
+    c->format = HK_TRACE_AUTO;
+    c->variant = variant;
+    c->strategy = -1;
+    c->seed = seed;
+    c->sel.master = -1;
+}
+
+int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc)
+{
+    if (rc || !hk_ans_fail_on(a, c->fail_on))
+        return rc;
+    fprintf(stderr, "%s: a finding of a kind in --fail-on %s was raised (exit %d)\n", who,
+            c->fail_on, HK_EXIT_FINDING);
+    return HK_EXIT_FINDING;
+}
+
+void rl_plots(const rl_common *c, const char *who)
+{
+    char msg[512];
+    if (!c->plot)
+        return;
+    if (hk_plot_run(c->out, 0, &c->sel, msg, sizeof msg) < 0)
+        fprintf(stderr, "%s: %s\n", who, msg);
+    else if (!c->quiet)
+        printf("plots: %s/plots/ (open %s/index.html)\n", c->out, c->out);
+}
+
+static int opt_format(void *set, const char *prog, const char *opt, const char *v)
+{
+    rl_common *c = set;
+    if ((c->format = hk_trace_fmt_parse(v)) >= -1)
+        return 0;
+    fprintf(stderr, "%s: %s: expected csv, sphinxql or plain, got '%s'\n", prog, opt, v);
+    return -1;
+}
+
+static int opt_table_map(void *set, const char *prog, const char *opt, const char *v)
+{
+    rl_common *c = set;
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1] || c->ntmap == RL_TMAP_MAX || strlen(v) >= 255) {
+        fprintf(stderr, "%s: %s: expected LOGNAME=CONFIGNAME (at most %d), got '%s'\n", prog,
+                opt, RL_TMAP_MAX, v);
+        return -1;
+    }
+    char *b = c->tmap_buf[c->ntmap];
+    snprintf(b, 256, "%s", v);
+    b[eq - v] = '\0';
+    c->tmap[c->ntmap][0] = b;
+    c->tmap[c->ntmap][1] = b + (eq - v) + 1;
+    c->ntmap++;
+    return 0;
+}
+
+static int opt_variant(void *set, const char *prog, const char *opt, const char *v)
+{
+    return hk_cmd_variant(prog, opt, v, &((rl_common *)set)->variant);
+}
+
+static int opt_strategy(void *set, const char *prog, const char *opt, const char *v)
+{
+    return hk_cmd_strategy(prog, opt, v, &((rl_common *)set)->strategy);
+}
+
+static int opt_fail_on(void *set, const char *prog, const char *opt, const char *v)
+{
+    ((rl_common *)set)->fail_on = v;
+    return hk_cmd_kinds(prog, opt, v);
+}
+
+static int opt_sel(void *set, const char *prog, const char *opt, const char *v)
+{
+    hk_plot_sel *sel = &((rl_common *)set)->sel;
+    long long n;
+    if (!strcmp(opt, "--lines"))
+        snprintf(sel->lines, sizeof sel->lines, "%s", v);
+    else if (!strcmp(opt, "--mirrors"))
+        snprintf(sel->mirrors, sizeof sel->mirrors, "%s", v);
+    else if (hk_cmd_int(prog, opt, v, 0, 0, &n) < 0)
+        return -1;
+    else
+        sel->master = (int)n;
+    return 0;
+}
+
+#define A(f) offsetof(rl_common, f)
+const hk_opt rl_common_opts[] = {
+    {"trace", "FILE", HK_OPT_STR, A(trace), 0, 0, NULL,
+     "a CSV (t_s,table,query) or a searchd query log (sphinxql or plain)", NULL},
+    {"format", "F", HK_OPT_FN, 0, 0, 0, opt_format,
+     "csv, sphinxql or plain (default: detected from the first line)", NULL},
+    {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
+     "a table name of the trace stands for a table of the config (repeatable)", NULL},
+    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL, "output folder; --force replaces a finished run",
+     NULL},
+    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished run in --out", NULL},
+    {"variant", "V", HK_OPT_FN, 0, 0, 0, opt_variant, "the master's implementation (default "
+     "manticore)", hk_variant_names},
+    {"strategy", "S", HK_OPT_FN, 0, 0, 0, opt_strategy, "override every line's ha_strategy",
+     hk_strat_all_names},
+    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL, "the master's random seed", NULL},
+    {"plot", NULL, HK_OPT_FLAG, A(plot), 0, 0, NULL, "draw the plots and DIR/index.html", NULL},
+    {"lines", "LIST", HK_OPT_FN, 0, 0, 0, opt_sel, "plots: the agent lines to draw", NULL},
+    {"mirrors", "LIST", HK_OPT_FN, 0, 0, 0, opt_sel, "plots: the mirrors to draw", NULL},
+    {"master", "N", HK_OPT_FN, 0, 0, 0, opt_sel, "plots: the master to draw (0: the one)", NULL},
+    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL, "refuse a config that is a '#!' script",
+     NULL},
+    {"fail-on", "KINDS", HK_OPT_FN, 0, 0, 0, opt_fail_on,
+     "exit 4 when the run raises a finding of these kinds (or severe)", NULL},
+    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+#undef A

@@ -1,0 +1,240 @@
+/* hareal_live: `hareal live SCENARIO` — a whole cluster from a scenario: its mirrors as
+ * children with their faults for real (rl_cluster), the scenario's workload (or a trace)
+ * through the wire master (rl_run), the same output folder as a replay, every child stopped
+ * on exit, error or signal. --compare-sim also runs hasim on the scenario, side by side. */
+#include <arpa/inet.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <stddef.h>
+#include "hk_csv.h"
+#include "hk_plot.h"
+#include "hk_report.h"
+#include "hk_scnload.h"
+#include "hk_time.h"
+#include "rl_addr.h"
+#include "hareal.h"
+#include "rl_cluster.h"
+#include "rl_report.h"
+#include "rl_run.h"
+#include "rl_compare.h"
+
+typedef struct live {
+    rl_cluster cl;               /* the mirrors, as children */
+    hk_loaded L;
+} live;
+
+typedef struct lopts {
+    rl_common c;
+    const char *scenario;
+    char outbuf[1024];
+    int compare;
+    int64_t duration_us;
+} lopts;
+
+#define WHO "hareal live"
+
+#define A(f) offsetof(lopts, f)
+static const hk_opt live_opts[] = {
+    {"duration", "T", HK_OPT_TIME, A(duration_us), HK_SEC, 0, NULL,
+     "run length (default: the workload's)", NULL},
+    {"compare-sim", NULL, HK_OPT_FLAG, A(compare), 0, 0, NULL,
+     "also simulate the scenario; print both side by side (compare.csv)", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+#undef A
+
+static const hk_cmd live_cmd = {
+    WHO, "SCENARIO [options]",
+    "Runs every mirror of the scenario as an 'hareal mirror' child on loopback, its\n"
+    "workload (or --trace) through the wire master, its faults for real, on schedule.",
+    {{live_opts, 0}, {rl_common_opts, offsetof(lopts, c)}}, 1, 1, "a scenario file",
+    "files in DIR: as hareal replay's, plus faults.csv and compare.csv (--compare-sim)\n"
+    "stopped by a signal, every child is stopped and every query has its rows\n"};
+
+static int parse(int argc, char **argv, lopts *o)
+{
+    memset(o, 0, sizeof *o);
+    rl_common_init(&o->c, -1, -1);
+    const char *pos[1];
+    int npos, rc = hk_cmd_parse(&live_cmd, argc, argv, o, pos, &npos);
+    if (rc)
+        return rc;
+    o->scenario = pos[0];
+    if (!o->c.out) {
+        const char *b = strrchr(o->scenario, '/');
+        b = b ? b + 1 : o->scenario;
+        snprintf(o->outbuf, sizeof o->outbuf, "out/live-%.*s", (int)strcspn(b, "."), b);
+        o->c.out = o->outbuf;
+    }
+    return 0;
+}
+
+/* The scenario's own trace(FILE) arrivals, when no --trace was given. */
+static int scenario_trace(const hk_scn *s, const lopts *o, hk_trace *tr, hk_err *e)
+{
+    if (o->c.trace)
+        return hk_trace_open(tr, o->c.trace, (hk_trace_fmt)o->c.format, NULL, e) < 0 ? -1 : 1;
+    if (s->wl.clients || s->wl.arr.kind != HK_ARR_TRACE)
+        return 0;
+    char p[1024];
+    hk_path_rel(s->file, s->wl.arr.path, p, sizeof p);
+    const char *col = strcmp(s->wl.arr.column, "t_s") ? s->wl.arr.column : NULL;
+    return hk_trace_open(tr, p, HK_TRACE_AUTO, col, e) < 0 ? -1 : 1;
+}
+
+static void setup_drive(rl_drive *d, const hk_scn *s, const lopts *o, hk_trace *tr,
+                        gsl_rng *rng, int64_t dur, live *lv)
+{
+    memset(d, 0, sizeof *d);
+    d->cl = s->cl;
+    d->trace = tr;
+    d->arr = tr ? NULL : (hk_arrivals *)&s->wl.arr;
+    d->nclients = tr ? 0 : s->wl.clients;
+    d->think = s->wl.think;
+    d->arr_table = s->wl.table;
+    d->rng = rng;
+    d->duration_us = dur;
+    d->speed = 1;
+    d->user_end = rl_cluster_stop;
+    d->user = &lv->cl;
+    for (int i = 0; i < s->wl.ntmap && i < RL_TMAP_MAX; i++) {
+        d->tmap[i][0] = s->wl.tmap[i][0];
+        d->tmap[i][1] = s->wl.tmap[i][1];
+        d->ntmap++;
+    }
+    for (int i = 0; i < o->c.ntmap && d->ntmap < RL_TMAP_MAX; i++) {
+        d->tmap[d->ntmap][0] = o->c.tmap[i][0];
+        d->tmap[d->ntmap++][1] = o->c.tmap[i][1];
+    }
+}
+
+static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_drive *d,
+                  int64_t dur, uint64_t seed, int variant)
+{
+    hk_err e;
+    hk_findings fd;
+    int rc = rl_master_analyse(m, s, rl_drive_lag_p99(d), &fd, o->c.out, &e);
+    hk_ans a = {&fd, &m->tl, s, 1};
+    if (rc == 0 && !o->c.quiet)
+        rl_report(stdout, m, d, WHO, &a, 0);
+    hk_out ro;
+    if (rc == 0 && (rc = hk_out_open(&ro, o->c.out, "report.txt", &e)) == 0) {
+        rl_report(ro.f, m, d, WHO, &a, 1);
+        rc = hk_out_commit(&ro, &e);
+    }
+    int gate = rc == 0 ? rl_fail_on(&o->c, WHO, &a, 0) : 0;
+    hk_findings_free(&fd);
+    hk_rep_run meta = {"hareal live", o->scenario, m->var->name, o->c.strategy >= 0 ?
+                      hk_strat_get(o->c.strategy)->name : "as configured", 1,
+                      (double)dur / 1e6, s->cl->set.karma_s, seed};
+    if (rc == 0 && (hk_out_write_all(o->c.out, "scenario.txt", lv->L.text, strlen(lv->L.text),
+                                     &e) < 0 || hk_rep_faults(s, dur, o->c.out, &e) < 0 ||
+                    hk_rep_run_csv(&meta, o->c.out, &e) < 0))
+        rc = -1;
+    if (rc < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_RUN;
+    }
+    if (o->compare && rl_compare_sim(lv->cl.self, lv->cl.scn, o->c.out, o->c.strategy, o->c.quiet, dur,
+                                     seed, variant) < 0)
+        return HK_EXIT_RUN;
+    rl_plots(&o->c, WHO);
+    if (!o->c.quiet)
+        printf("files: %s/\n", o->c.out);
+    return gate;
+}
+
+static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint64_t seed)
+{
+    hk_err e;
+    hk_trace tr;
+    memset(&tr, 0, sizeof tr);
+    int64_t dur = o->duration_us > 0 ? o->duration_us : s->wl.duration_us;
+    int have = scenario_trace(s, o, &tr, &e);
+    if (have < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_INPUT;
+    }
+    struct sockaddr_in *addr = calloc((size_t)s->cl->nhosts + 1, sizeof *addr);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = HK_EXIT_RUN;
+    hk_rundir rd = {"", -1};
+    if (hk_rundir_open(&rd, o->c.out, WHO, o->c.force, &e) < 0) {
+        hk_print_err(WHO, &e);
+        rc = HK_EXIT_USAGE;
+    } else if (!addr || !rng || rl_cluster_start(&lv->cl, addr) < 0) {
+        rl_cluster_stop(&lv->cl);
+        uv_run(lv->cl.loop, UV_RUN_DEFAULT);
+    } else {
+        gsl_rng_set(rng, (unsigned long)seed);
+        rl_master_cfg mc = {s->cl, variant, o->c.strategy >= 0 ? o->c.strategy : s->strategy, addr,
+                            seed, NULL, NULL, s, NULL, NULL};
+        rl_drive d;
+        setup_drive(&d, s, o, have ? &tr : NULL, rng, dur, lv);
+        hk_progress prog;
+        hk_progress_init(&prog, WHO, o->c.quiet);
+        d.progress = &prog;
+        hk_out po, qo;
+        rl_master *m = NULL;
+        rc = rl_run(&d, &m, &mc, o->c.out, &po, &qo);
+        if (rc == 0)
+            rc = report(o, lv, s, m, &d, dur, seed, variant);
+        if (rc == 0 && d.interrupted)
+            rc = hk_cmd_stopped(d.interrupted);
+        rl_master_free(m);
+        rl_drive_free(&d);
+    }
+    if (rd.lock_fd >= 0)
+        rc = rl_outdir_close(&rd, rc);
+    if (rng)
+        gsl_rng_free(rng);
+    if (have > 0)
+        hk_trace_close(&tr);
+    free(addr);
+    return rc;
+}
+
+int rl_cmd_live(int argc, char **argv, const char *self)
+{
+    lopts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    live lv = {0};
+    lv.cl.loop = uv_default_loop();
+    hk_err e;
+    size_t sz = sizeof lv.cl.self;
+    if (uv_exepath(lv.cl.self, &sz) < 0)
+        snprintf(lv.cl.self, sizeof lv.cl.self, "%s", self);
+    if (!realpath(o.scenario, lv.cl.scn))
+        snprintf(lv.cl.scn, sizeof lv.cl.scn, "%s", o.scenario);
+    if (hk_scn_load(o.scenario, !o.c.no_exec, &lv.L, &e) < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_INPUT;
+    }
+    int variant = o.c.variant >= 0 ? o.c.variant : lv.L.scn->variant;
+    hk_warns w = {0};
+    hk_scn *s = hk_loaded_scn(&lv.L, variant, &w, &e);
+    if (!s) {
+        hk_print_err(WHO, &e);
+        hk_loaded_free(&lv.L);
+        return HK_EXIT_INPUT;
+    }
+    hk_print_warns(WHO, s == lv.L.scn ? &lv.L.warns : &w);
+    lv.cl.s = s;
+    uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
+    snprintf(lv.cl.seed_s, sizeof lv.cl.seed_s, "%llu", (unsigned long long)seed);
+    rc = run_live(&lv, &o, s, variant, seed);
+    if (lv.cl.ch) {
+        rl_cluster_stop(&lv.cl);
+        uv_run(lv.cl.loop, UV_RUN_DEFAULT);
+    }
+    free(lv.cl.ch);
+    free(lv.cl.ft);
+    hk_loaded_free(&lv.L);
+    return rc;
+}

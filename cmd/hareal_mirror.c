@@ -1,0 +1,193 @@
+/* hareal_mirror: `hareal mirror` — one mirror agent (the searchd side of the agent protocol,
+ * as Sphinx 2.2.11 and Manticore masters expect it), served by rl_serve until a signal,
+ * 'quit' on its control stdin or EOF there. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hareal.h"
+#include "hk_scnload.h"
+#include "hk_time.h"
+#include "rl_addr.h"
+#include "rl_serve.h"
+
+#define WHO "hareal mirror"
+
+typedef struct mopts {
+    const char *listen, *service, *scenario, *name, *log, *fault;
+    int control, quiet;
+    long long threads, max_conns, seed, max_request, matches;
+    double errors, warnings;
+    int64_t idle_us, request_us;
+} mopts;
+
+static int opt_errors(void *set, const char *prog, const char *opt, const char *v)
+{
+    mopts *o = set;
+    return hk_cmd_real(prog, opt, v, 0, 1, !strcmp(opt, "--errors") ? &o->errors : &o->warnings);
+}
+
+/* The fault names, as rl_mirror knows them, for --help and errors. */
+static const char *fault_list(void)
+{
+    return "none, down, stall, stuck, slow(F), errors(P), partition, close, reset, garbage,\n"
+           "badversion, retry, warning, drip(MS), acceptclose";
+}
+
+static int opt_fault(void *set, const char *prog, const char *opt, const char *v)
+{
+    rl_fault f;
+    double x;
+    ((mopts *)set)->fault = v;
+    if (rl_fault_parse(v, &f, &x) == 0)
+        return 0;
+    if (!strcmp(v, "hang"))
+        fprintf(stderr, "%s: %s: 'hang' names two faults: expected stall (the process is "
+                "stopped: nothing answered, pings included) or stuck (queries never answered, "
+                "pings answered)\n", prog, opt);
+    else
+        fprintf(stderr, "%s: %s: expected one of %s; got '%s'\n", prog, opt, fault_list(), v);
+    return -1;
+}
+
+#define A(f) offsetof(mopts, f)
+static const hk_opt mirror_opts[] = {
+    {"listen", "IP:PORT", HK_OPT_STR, A(listen), 0, 0, NULL, "where to listen (required)", NULL},
+    {"service", "DIST", HK_OPT_STR, A(service), 0, 0, NULL,
+     "time to execute one query (default constant(0)); e.g. 5ms,\n"
+     "lognormal(median=5ms, sigma=0.3)", NULL},
+    {"threads", "N", HK_OPT_INT, A(threads), 0, 100000, NULL,
+     "workers, a FCFS queue behind them (default 0: no queue)", NULL},
+    {"errors", "P", HK_OPT_FN, 0, 0, 0, opt_errors, "probability of an ERROR reply (default 0)",
+     NULL},
+    {"warnings", "P", HK_OPT_FN, 0, 0, 0, opt_errors, "probability of a WARNING reply (default 0)",
+     NULL},
+    {"fault", "KIND", HK_OPT_FN, 0, 0, 0, opt_fault,
+     "a fault from the start; stall stops this process (SIGSTOP: nothing\n"
+     "answered, pings included; SIGCONT resumes), stuck answers hello and\n"
+     "pings but never a query", fault_list},
+    {"scenario", "FILE", HK_OPT_STR, A(scenario), 0, 0, NULL,
+     "with --name HOST:PORT: behave as that mirror of the scenario", NULL},
+    {"name", "HOST:PORT", HK_OPT_STR, A(name), 0, 0, NULL, "the scenario's mirror to be", NULL},
+    {"control", NULL, HK_OPT_FLAG, A(control), 0, 0, NULL,
+     "read 'fault KIND' and 'quit' lines on stdin; die with the parent", NULL},
+    {"log", "FILE.csv", HK_OPT_STR, A(log), 0, 0, NULL,
+     "one row per query served (t_s,peer,index,query,delay_ms,outcome)", NULL},
+    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL, "random seed (default 1)", NULL},
+    {"matches", "N", HK_OPT_INT, A(matches), 0, 1000, NULL,
+     "documents per result (default 0), ids 1..N, weight 1, with a schema\n"
+     "a master's SQL clients accept", NULL},
+    {"max-conns", "N", HK_OPT_INT, A(max_conns), 1, 1000000, NULL,
+     "connections at once (default 1000; when full, the oldest idle or\n"
+     "slowest-arriving one is evicted for a new one)", NULL},
+    {"idle-timeout", "T", HK_OPT_TIME, A(idle_us), HK_SEC, 0, NULL,
+     "close a connection idle that long (default 60s)", NULL},
+    {"request-timeout", "T", HK_OPT_TIME, A(request_us), HK_SEC, 0, NULL,
+     "a request must arrive whole within T of its first byte (default 5s)", NULL},
+    {"max-request", "BYTES", HK_OPT_INT, A(max_request), 64, 64LL << 20, NULL,
+     "largest request accepted (default 1048576)", NULL},
+    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+#undef A
+
+static const hk_cmd mirror_cmd = {
+    WHO, "--listen IP:PORT [options]",
+    "Speaks the searchd side of the agent protocol (Sphinx 2.2.11 and Manticore\n"
+    "masters): a stand-in for an agent, with the service time, errors and faults asked.",
+    {{mirror_opts, 0}}, 0, 0, "operand",
+    "it runs until SIGINT, SIGTERM, SIGHUP or 'quit' (exit 0); 1: it cannot listen\n"};
+
+static int parse(int argc, char **argv, mopts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_conns = 1000;
+    o->idle_us = 60 * HK_SEC;
+    o->request_us = 5 * HK_SEC;
+    o->seed = 1;
+    o->max_request = 1 << 20;
+    int npos, rc = hk_cmd_parse(&mirror_cmd, argc, argv, o, NULL, &npos);
+    if (rc)
+        return rc;
+    if (!o->listen)
+        return hk_cmd_bad(&mirror_cmd, "expected --listen IP:PORT");
+    if (!!o->scenario != !!o->name)
+        return hk_cmd_bad(&mirror_cmd, "--scenario and --name go together");
+    return 0;
+}
+
+/* The service, threads, errors and warnings of the scenario's mirror o->name; 0 or an exit
+ * code (said). */
+static int as_scenario(const mopts *o, hk_loaded *L, rl_mirror_cfg *c)
+{
+    hk_err e;
+    if (hk_scn_load(o->scenario, 1, L, &e) < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_INPUT;
+    }
+    int h = hk_cluster_find_host(L->scn->cl, o->name);
+    if (h < 0) {
+        fprintf(stderr, WHO ": %s is not a mirror of %s\n", o->name, o->scenario);
+        return HK_EXIT_INPUT;
+    }
+    const hk_behave *b = &L->scn->behave[L->scn->host_behave[h]];
+    c->service = b->service;
+    c->threads = b->threads;
+    c->errors = b->errors;
+    c->warnings = b->warnings;
+    return 0;
+}
+
+static int own_service(const mopts *o, hk_dist **svc, rl_mirror_cfg *c)
+{
+    int bo;
+    char what[200];
+    if (hk_dist_parse(o->service ? o->service : "constant(0)", svc, &bo, what, sizeof what) < 0)
+        return hk_cmd_bad(&mirror_cmd, "--service: at byte %d: expected %s", bo, what);
+    c->service = *svc;
+    return 0;
+}
+
+static void config(const mopts *o, rl_mirror_cfg *c)
+{
+    c->threads = (int)o->threads;
+    c->errors = o->errors;
+    c->warnings = o->warnings;
+    c->max_conns = (int)o->max_conns;
+    c->idle_ms = o->idle_us / 1000;
+    c->request_ms = o->request_us / 1000;
+    c->max_request = (uint32_t)o->max_request;
+    c->matches = (uint32_t)o->matches;
+    c->seed = (uint64_t)o->seed;
+}
+
+int rl_cmd_mirror(int argc, char **argv)
+{
+    mopts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    rl_mirror_cfg c = {0};
+    if (rl_addr_parse(o.listen, c.host, sizeof c.host, &c.port) < 0)
+        return hk_cmd_bad(&mirror_cmd, "--listen: expected IP:PORT, got '%s'", o.listen);
+    config(&o, &c);
+    hk_dist *svc = NULL;
+    hk_loaded L = {0};
+    rc = o.scenario ? as_scenario(&o, &L, &c) : own_service(&o, &svc, &c);
+    rl_fault f = RL_F_NONE;
+    double x = 0;
+    if (o.fault)
+        rl_fault_parse(o.fault, &f, &x); /* checked by its option */
+    if (rc == 0 && o.log && !(c.log = fopen(o.log, "w"))) {
+        fprintf(stderr, WHO ": cannot write %s\n", o.log);
+        rc = HK_EXIT_RUN;
+    }
+    char msg[256];
+    if (rc == 0 && rl_serve(&c, f, x, o.control, o.quiet, msg, sizeof msg) < 0) {
+        fprintf(stderr, WHO ": %s\n", msg);
+        rc = HK_EXIT_RUN;
+    }
+    if (c.log)
+        fclose(c.log);
+    hk_dist_free(svc);
+    hk_loaded_free(&L);
+    return rc;
+}

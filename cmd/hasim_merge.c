@@ -1,0 +1,94 @@
+/* hasim_merge: `hasim merge DIR... --out DIR` — the shard folders of one sweep (hasim sweep
+ * --shard K/N, slurm or k8s) made one: the same sweep.csv, report.txt, index.html and
+ * recommendation.json as one process. Nothing is trusted: each shard must have finished,
+ * each point file's seal and every row are checked (sweep_out). */
+#include <stddef.h>
+#include <string.h>
+#include "hasim.h"
+#include "hk_rundir.h"
+#include "sweep_grid.h"
+#include "sweep_out.h"
+
+#define W "hasim merge"
+#define MAXDIRS 1024
+
+typedef struct merge_args {
+    const char *out;
+    int quiet, force;
+} merge_args;
+
+#define A(f) offsetof(merge_args, f)
+static const hk_opt merge_opts[] = {
+    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL, "where the merged sweep goes", NULL},
+    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace a finished run in --out", NULL},
+    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+#undef A
+
+static const hk_cmd merge_cmd = {
+    W, "DIR... --out DIR [options]",
+    "Combines the shard folders of one sweep into one. A shard that did not finish, a\n"
+    "missing, extra, duplicated, truncated or corrupted point is refused, named.",
+    {{merge_opts, 0}}, 1, MAXDIRS, "the shard folders (DIR...)", NULL};
+
+/* The shards' common sweep.meta into m; 0 or an exit code (said). */
+static int same_sweep(const char **dirs, int nd, sweep_meta *m)
+{
+    sweep_meta m2;
+    hk_err e;
+    for (int d = 0; d < nd; d++)
+        if (!hk_rundir_finished(dirs[d])) {
+            fprintf(stderr, W ": %s: the sweep there did not finish (it was stopped or failed): "
+                    "run that shard again\n", dirs[d]);
+            return HK_EXIT_INPUT;
+        }
+    for (int d = 0; d < nd; d++) {
+        if (sweep_meta_read(dirs[d], d ? &m2 : m, &e) < 0) {
+            hk_print_err(W, &e);
+            return HK_EXIT_INPUT;
+        }
+        if (d && memcmp(m, &m2, sizeof m2)) {
+            fprintf(stderr, W ": %s and %s are not shards of one sweep (scenario, grid, "
+                    "replications, seed, variant, duration and objective must match)\n", dirs[0],
+                    dirs[d]);
+            return HK_EXIT_INPUT;
+        }
+    }
+    return 0;
+}
+
+int hasim_merge(int argc, char **argv)
+{
+    merge_args a = {0};
+    const char *dirs[MAXDIRS];
+    int nd, rc = hk_cmd_parse(&merge_cmd, argc, argv, &a, dirs, &nd);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (!a.out)
+        return hk_cmd_bad(&merge_cmd, "expected --out DIR");
+    sweep_meta m;
+    if ((rc = same_sweep(dirs, nd, &m)) != 0)
+        return rc;
+    sweep_grid g;
+    char msg[400];
+    if (sweep_grid_parse(m.grid, &g, msg, sizeof msg) < 0) {
+        fprintf(stderr, W ": %s/sweep.meta: grid: %s\n", dirs[0], msg);
+        return HK_EXIT_INPUT;
+    }
+    sweep_grid_from_meta(&g, &m); /* the bound figures: no scenario needed to rank shards */
+    hk_rundir rd;
+    hk_err e;
+    if (hk_rundir_open(&rd, a.out, W, a.force, &e) < 0) {
+        hk_print_err(W, &e);
+        return HK_EXIT_USAGE;
+    }
+    if (sweep_meta_write(a.out, &m, &e) < 0 ||
+        sweep_finish(dirs, nd, a.out, &m, &g, a.quiet, &e) < 0 || hk_rundir_done(&rd, &e) < 0) {
+        hk_rundir_abort(&rd); /* a failed merge leaves no sweep.meta behind */
+        hk_print_err(W, &e);
+        return HK_EXIT_RUN;
+    }
+    if (!a.quiet)
+        printf("files: %s/\n", a.out);
+    return 0;
+}

@@ -1,0 +1,390 @@
+/* hasim_sweep: `hasim sweep SCENARIO --grid ...`, the advisor's front end — the grid bound to
+ * the scenario, its runs (sim/sweep_run: every point, R replications, -j N processes or the
+ * K-th of N shards), the ranking computed from the point files only (sweep_out), so one
+ * process, N processes and merged shards give the same bytes; --emit writes a batch
+ * engine's submission instead. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include "hasim.h"
+#include "hk_file.h"
+#include "hk_rundir.h"
+#include "hk_time.h"
+#include "sweep_batch.h"
+#include "sweep_grid.h"
+#include "sweep_out.h"
+#include "sweep_run.h"
+
+#define P "hasim"
+#define W P " sweep"
+
+typedef struct sweep_args {
+    const char *scenario, *grid, *out;
+    char outbuf[1024];
+    long long seed, reps, jobs, shard_k, shard_n;
+    int variant, objective, quiet, no_exec, force, out_default, resume;
+    sweep_engine shard_engine;   /* --shard slurm|k8s: K/N from the engine's environment */
+    sweep_engine emit;           /* --emit slurm|k8s: write the submission, run only a pilot */
+    long long tasks;             /* --tasks: array tasks / completions of --emit */
+    const char *partition;       /* --partition of --emit slurm */
+    int64_t duration_us;
+} sweep_args;
+
+static int opt_shard(void *set, const char *prog, const char *opt, const char *v)
+{
+    sweep_args *a = set;
+    if ((a->shard_engine = sweep_engine_find(v)) != SE_NONE)
+        return 0;
+    char k[32], n[32];
+    const char *slash = strchr(v, '/');
+    if (!slash || slash - v >= 31 || strlen(slash + 1) >= 31) {
+        fprintf(stderr, "%s: %s: expected K/N, slurm or k8s, got '%s'\n", prog, opt, v);
+        return -1;
+    }
+    snprintf(k, sizeof k, "%.*s", (int)(slash - v), v);
+    snprintf(n, sizeof n, "%s", slash + 1);
+    if (hk_cmd_int(prog, "--shard N", n, 1, 100000, &a->shard_n) < 0 ||
+        hk_cmd_int(prog, "--shard K", k, 1, a->shard_n, &a->shard_k) < 0)
+        return -1;
+    return 0;
+}
+
+static int opt_emit(void *set, const char *prog, const char *opt, const char *v)
+{
+    sweep_args *a = set;
+    if ((a->emit = sweep_engine_find(v)) != SE_NONE)
+        return 0;
+    fprintf(stderr, "%s: %s: expected slurm or k8s, got '%s'\n", prog, opt, v);
+    return -1;
+}
+
+static int opt_objective(void *set, const char *prog, const char *opt, const char *v)
+{
+    sweep_args *a = set;
+    if ((a->objective = sweep_obj_find(v)) >= 0)
+        return 0;
+    fprintf(stderr, "%s: %s: expected p99, p999, failures or readmit, got '%s'\n", prog, opt, v);
+    return -1;
+}
+
+static int opt_variant(void *set, const char *prog, const char *opt, const char *v)
+{
+    return hk_cmd_variant(prog, opt, v, &((sweep_args *)set)->variant);
+}
+
+#define A(f) offsetof(sweep_args, f)
+static const hk_opt sweep_opts[] = {
+    {"grid", "'KEY=V1,V2 ...'", HK_OPT_STR, A(grid), 0, 0, NULL,
+     "the settings to sweep, space-separated; KEY: ha_strategy, ha_period_karma,\n"
+     "ha_ping_interval, agent_retry_count, agent_connect_timeout,\n"
+     "agent_query_timeout, agent_retry_delay, variant; TABLE.KEY for one table;\n"
+     "ha_strategy may name the extensions p2c, least-outstanding, peak-ewma, c3", NULL},
+    {"replications", "R", HK_OPT_INT, A(reps), 1, 1000, NULL,
+     "runs per point (default 3), replication r with seed + r everywhere", NULL},
+    {"objective", "NAME", HK_OPT_FN, 0, 0, 0, opt_objective,
+     "rank by p99 (default), p999, failures or readmit", NULL},
+    {"j", "N", HK_OPT_INT, A(jobs), 1, 256, NULL, "N processes (the same output for every N)",
+     NULL},
+    {"shard", "K/N", HK_OPT_FN, 0, 0, 0, opt_shard,
+     "only the K-th of N slices of the grid (slurm or k8s: K and N from the\n"
+     "batch engine's environment); hasim merge combines the shard folders", NULL},
+    {"resume", NULL, HK_OPT_FLAG, A(resume), 0, 0, NULL,
+     "a point whose file is complete and of this sweep is not run again", NULL},
+    {"emit", "ENGINE", HK_OPT_FN, 0, 0, 0, opt_emit,
+     "write the slurm or k8s submission into --out, sized by a one-run pilot", NULL},
+    {"tasks", "N", HK_OPT_INT, A(tasks), 1, 100000, NULL,
+     "--emit: array tasks / completions (default min(points, 16))", NULL},
+    {"partition", "NAME", HK_OPT_STR, A(partition), 0, 0, NULL, "--emit slurm: the partition",
+     NULL},
+    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL,
+     "output folder (default out/<scenario>-sweep); a finished one needs --force", NULL},
+    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished sweep in --out", NULL},
+    {"duration", "T", HK_OPT_TIME, A(duration_us), HK_SEC, 0, NULL,
+     "run length (default: the workload's)", NULL},
+    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL, "first seed (default the scenario's)",
+     NULL},
+    {"variant", "NAME", HK_OPT_FN, 0, 0, 0, opt_variant, "the implementation (default the "
+     "scenario's)", hk_variant_names},
+    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL, "refuse a config that is a '#!' script",
+     NULL},
+    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+#undef A
+
+static const hk_cmd sweep_cmd = {
+    P " sweep", "SCENARIO --grid 'KEY=V1,V2 KEY2=...' [options]",
+    "Runs every combination of the swept settings R times with common random numbers,\n"
+    "ranks them by the objective with 95% confidence intervals, marks the Pareto set\n"
+    "(p99, failures, re-admission) and recommends the best searchd setting, or says to\n"
+    "keep the current one. A grid with one value per key is a plain run.",
+    {{sweep_opts, 0}}, 1, 1, "a scenario file",
+    "Each point file ends with a seal: its rows' count, the sweep's digest (scenario\n"
+    "text, grid, seed...) and their checksum; merge checks every row.\n"
+    "files in DIR: sweep.csv (one row per run), report.txt, recommendation.json,\n"
+    "  index.html (heatmaps and the ranking), runs/POINT.csv, sweep.meta\n"};
+
+static int parse(int argc, char **argv, sweep_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->seed = -1;
+    a->reps = 3;
+    a->jobs = 1;
+    a->shard_k = a->shard_n = 1;
+    a->variant = -1;
+    const char *pos[1];
+    int npos, rc = hk_cmd_parse(&sweep_cmd, argc, argv, a, pos, &npos);
+    if (rc)
+        return rc;
+    a->scenario = pos[0];
+    if (!a->grid)
+        return hk_cmd_bad(&sweep_cmd, "expected --grid 'KEY=V1,V2 ...'");
+    char msg[300];
+    if (a->shard_engine != SE_NONE &&
+        sweep_shard_from_env(a->shard_engine, &a->shard_k, &a->shard_n, msg, sizeof msg) < 0)
+        return hk_cmd_bad(&sweep_cmd, "--shard: %s", msg);
+    if (a->emit != SE_NONE && !a->out)
+        return hk_cmd_bad(&sweep_cmd, "--emit: expected --out DIR (the scripts, and later the "
+                          "shards and the result, go there)");
+    return 0;
+}
+
+typedef struct sweeper {
+    sweep_run r;                 /* the runs (sim/sweep_run) */
+    const sweep_args *a;
+} sweeper;
+
+static int finish(sweeper *w, const sweep_meta *m)
+{
+    hk_err e;
+    if (w->r.shard_n > 1) {
+        if (!w->a->quiet)
+            printf("shard %ld/%ld of %ld settings done in %s/; hasim merge DIR... --out DIR "
+                   "combines the shards\n", w->r.shard_k, w->r.shard_n, w->r.g->nrun, w->r.out);
+        return 0;
+    }
+    const char *dirs[1] = {w->r.out};
+    if (sweep_finish(dirs, 1, w->r.out, m, w->r.g, w->a->quiet, &e) < 0) {
+        hk_print_err(W, &e);
+        return HK_EXIT_RUN;
+    }
+    if (!w->a->quiet)
+        printf("files: %s/\n", w->r.out);
+    return 0;
+}
+
+static int plain(sweeper *w, unsigned long long seed, int variant)
+{
+    sim_opts op;
+    sweep_run_opts(&w->r, 0, seed, variant, &op);
+    sim_figures fig;
+    int rc = sim_job_run(&w->r.job, w->r.s, &op, w->r.out, &fig, w->a->quiet ? NULL : stdout);
+    if (!rc && !w->a->quiet)
+        printf("a grid with one value per key is a plain run; files: %s/\n", w->r.out);
+    return rc;
+}
+
+/* The scenario in the sweep's variant, the grid bound to it, its settings saved; 0 or an exit
+ * code. */
+static int prepare(sweeper *w, sweep_grid *g, hk_loaded *L, int *variant,
+                   unsigned long long *seed)
+{
+    const sweep_args *a = w->a;
+    hk_err e;
+    *variant = a->variant >= 0 ? a->variant : L->scn->variant;
+    if (!(w->r.s = hk_loaded_scn(L, *variant, NULL, &e))) {
+        hk_print_err(W, &e);
+        return HK_EXIT_INPUT;
+    }
+    char msg[400];
+    if (sweep_grid_bind(g, w->r.s, *variant, msg, sizeof msg) < 0)
+        return hk_cmd_bad(&sweep_cmd, "--grid: %s", msg);
+    *seed = a->seed >= 0 ? (unsigned long long)a->seed : w->r.s->seed;
+    return sweep_save(w->r.s, &w->r.sv) < 0 ? HK_EXIT_RUN : 0;
+}
+
+/* The sweep's own arguments for a batch task, shell-quoted (the scenario as scn). */
+static int task_args(const sweep_args *a, const char *scn, int variant, char *b, size_t n)
+{
+    char q1[2100], q2[8300];
+    if (sweep_shell_quote(scn, q1, sizeof q1) < 0 || sweep_shell_quote(a->grid, q2, sizeof q2) < 0)
+        return -1;
+    int o = snprintf(b, n, "%s --grid %s --replications %lld --objective %s --variant %s%s", q1,
+                     q2, a->reps, sweep_obj_name((sweep_obj)a->objective),
+                     hk_variant_get(variant)->name, a->no_exec ? " --no-exec" : "");
+    if (o > 0 && a->seed >= 0)
+        o += snprintf(b + o, n - (size_t)o, " --seed %lld", a->seed);
+    if (o > 0 && a->duration_us > 0)
+        o += snprintf(b + o, n - (size_t)o, " --duration %lldus", (long long)a->duration_us);
+    return o > 0 && (size_t)o < n ? 0 : -1;
+}
+
+/* One replication of the first point, timed: what a batch task asks the engine for. */
+static int pilot(sweeper *w, unsigned long long seed, int variant, double *secs, long *mb)
+{
+    sim_opts op;
+    sweep_run_opts(&w->r, 0, seed, variant, &op);
+    sim_figures fig;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = sim_job_run(&w->r.job, w->r.s, &op, NULL, &fig, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    *secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    *mb = ru.ru_maxrss / 1024 + 1;
+    return rc;
+}
+
+/* --emit: the files that run this sweep on the engine, sized by a pilot; nothing else runs. */
+static int emit(sweeper *w, sweep_grid *g, hk_loaded *L)
+{
+    const sweep_args *a = w->a;
+    int variant;
+    unsigned long long seed;
+    int rc = prepare(w, g, L, &variant, &seed);
+    char dir[4096], scn[4096], self[4096], args[12000], logs[4200];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (rc == 0 && (!realpath(a->out, dir) || !realpath(a->scenario, scn) || sl <= 0))
+        rc = HK_EXIT_RUN;
+    if (rc == HK_EXIT_RUN)
+        fprintf(stderr, W ": --emit: cannot resolve the paths\n");
+    if (rc) {
+        sweep_saved_free(&w->r.sv);
+        return rc;
+    }
+    self[sl] = '\0';
+    const char *base = strrchr(scn, '/') ? strrchr(scn, '/') + 1 : scn;
+    char kscn[4200];
+    snprintf(kscn, sizeof kscn, "/data/%s", base);
+    double secs = 0;
+    long mb = 0;
+    hk_err e;
+    if ((rc = pilot(w, seed, variant, &secs, &mb)) == 0 &&
+        task_args(a, a->emit == SE_K8S ? kscn : scn, variant, args, sizeof args) < 0) {
+        fprintf(stderr, W ": --emit: the command line is too long\n");
+        rc = HK_EXIT_USAGE;
+    }
+    long tasks = a->tasks ? (long)a->tasks : g->nrun < 16 ? g->nrun : 16;
+    tasks = tasks > g->nrun ? g->nrun : tasks;
+    sweep_emit_cfg c = {a->emit, dir, self, args, a->partition, tasks, g->nrun, (long)a->reps,
+                        secs, mb};
+    snprintf(logs, sizeof logs, "%s/logs", dir);
+    if (rc == 0 && (hk_mkdirs(logs, &e) < 0 || sweep_emit(&c, &e) < 0)) {
+        hk_print_err(W, &e);
+        rc = HK_EXIT_RUN;
+    }
+    long t, m;
+    sweep_emit_size(&c, &t, &m);
+    if (rc == 0 && !a->quiet)
+        printf("pilot: point 0 ran one replication in %.2f s, %ld MB at most; each of %ld tasks "
+               "runs up to %ld points x %lld replications: it asks for %ld:%02ld:%02ld and %ld MB "
+               "(twice the estimate, at least a minute and 256 MB)\n%s\n", secs, mb, tasks,
+               (g->nrun + tasks - 1) / tasks, a->reps, t / 3600, t / 60 % 60, t % 60, m,
+               a->emit == SE_SLURM ? "run: sh submit.sh (sbatch --array, then the merge with "
+               "--dependency=afterok); the result: result/"
+               : "copy the scenario (and the files it names) to the volume's /data, then: "
+               "sh submit-k8s.sh; the result: /data/result");
+    if (rc == 0 && !a->quiet)
+        printf("files: %s/\n", dir);
+    sweep_saved_free(&w->r.sv);
+    return rc;
+}
+
+static int sweep(sweeper *w, sweep_grid *g, hk_loaded *L)
+{
+    const sweep_args *a = w->a;
+    hk_err e;
+    int variant;
+    unsigned long long seed;
+    int rc = prepare(w, g, L, &variant, &seed);
+    if (rc)
+        return rc;
+    sweep_meta m = {0};
+    snprintf(m.scenario, sizeof m.scenario, "%s", a->scenario);
+    snprintf(m.grid, sizeof m.grid, "%s", a->grid);
+    m.replications = (int)a->reps;
+    m.seed = seed;
+    m.variant = variant;
+    m.duration_us = a->duration_us;
+    m.objective = (sweep_obj)a->objective;
+    sweep_meta_bind(&m, g);
+    sweep_meta_digest(&m, L->text);
+    w->r.m = &m;
+    char runs[1100];
+    if (w->r.g->nrun == 1)
+        rc = plain(w, seed, variant);
+    else if (snprintf(runs, sizeof runs, "%s/runs", w->r.out) < 0 || hk_mkdirs(runs, &e) < 0 ||
+             sweep_meta_write(w->r.out, &m, &e) < 0) {
+        hk_print_err(W, &e);
+        rc = HK_EXIT_RUN;
+    } else if (!(rc = sweep_run_all(&w->r, seed, variant)))
+        rc = finish(w, &m);
+    sweep_saved_free(&w->r.sv);
+    return rc;
+}
+
+int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop)
+{
+    sweep_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    sweep_grid g;
+    char msg[400];
+    if (sweep_grid_parse(a.grid, &g, msg, sizeof msg) < 0)
+        return hk_cmd_bad(&sweep_cmd, "--grid: %s", msg);
+    if (!a.out) {
+        const char *b = strrchr(a.scenario, '/');
+        b = b ? b + 1 : a.scenario;
+        size_t n = strcspn(b, ".");
+        snprintf(a.outbuf, sizeof a.outbuf, "out/%.*s-sweep", (int)n, b);
+        a.out = a.outbuf;
+        a.out_default = 1;
+    }
+    hk_loaded L;
+    hk_err e;
+    if (hk_scn_load(a.scenario, !a.no_exec, &L, &e) < 0) {
+        hk_print_err(W, &e);
+        return HK_EXIT_INPUT;
+    }
+    sweeper w;
+    memset(&w, 0, sizeof w);
+    w.a = &a;
+    w.r.g = &g;
+    w.r.out = a.out;
+    w.r.reps = (int)a.reps;
+    w.r.jobs = (int)a.jobs;
+    w.r.resume = a.resume;
+    w.r.shard_k = (long)a.shard_k;
+    w.r.shard_n = (long)a.shard_n;
+    w.r.duration_us = a.duration_us;
+    w.r.job.prog = W;
+    w.r.job.L = &L;
+    w.r.job.scenario = a.scenario;
+    w.r.job.stop = stop;
+    hk_progress_init(&w.r.job.prog_line, W, 1);
+    hk_rundir rd;
+    int how = a.resume ? HK_RUNDIR_KEEP : a.force || a.out_default ? HK_RUNDIR_FORCE : 0;
+    if (hk_rundir_open(&rd, a.out, W, how, &e) < 0) {
+        hk_print_err(W, &e);
+        hk_loaded_free(&L);
+        return HK_EXIT_USAGE;
+    }
+    rc = a.emit != SE_NONE ? emit(&w, &g, &L) : sweep(&w, &g, &L);
+    if (rc == 0 && hk_rundir_done(&rd, &e) < 0) {
+        hk_print_err(W, &e);
+        rc = HK_EXIT_RUN;
+    }
+    if (rc) /* a failed sweep leaves nothing that merges as a shard */
+        hk_rundir_abort(&rd);
+    if (*stop)
+        fprintf(stderr, W ": stopped by %s: its workers ended and %s/ was emptied (exit %d)\n",
+                strsignal(*stop), a.out, hk_cmd_stopped((int)*stop));
+    hk_loaded_free(&L);
+    return rc;
+}
+

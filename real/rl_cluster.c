@@ -1,0 +1,242 @@
+/* rl_cluster: a scenario's mirrors as children, faults on schedule (see rl_cluster.h). */
+#include "rl_cluster.h"
+
+#include <arpa/inet.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static int free_port(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = -1;
+    if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
+        getsockname(s, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (s >= 0)
+        close(s);
+    return port;
+}
+
+static int port_up(int port)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int ok = s >= 0 && connect(s, (struct sockaddr *)&a, sizeof a) == 0;
+    if (s >= 0)
+        close(s);
+    return ok;
+}
+
+/* ---- children --------------------------------------------------------- */
+
+static void on_child_closed(uv_handle_t *h) { (void)h; }
+
+static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
+{
+    rl_child *c = p->data;
+    (void)status;
+    (void)sig;
+    c->running = 0;
+    uv_close((uv_handle_t *)p, on_child_closed);
+    if (c->pipe_open) {
+        uv_close((uv_handle_t *)&c->in, NULL);
+        c->pipe_open = 0;
+    }
+}
+
+static int spawn(rl_cluster *lv, rl_child *c)
+{
+    char listen[64], port_arg[16];
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", c->port);
+    snprintf(port_arg, sizeof port_arg, "%d", c->port);
+    char *args[] = {lv->self, "mirror", "--listen", listen, "--scenario", lv->scn, "--name",
+                    lv->s->cl->hosts[c->host].name, "--control", "--quiet", "--seed",
+                    lv->seed_s, NULL};
+    uv_pipe_init(lv->loop, &c->in, 0);
+    c->pipe_open = 1;
+    uv_stdio_container_t io[3];
+    io[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
+    io[0].data.stream = (uv_stream_t *)&c->in;
+    io[1].flags = UV_IGNORE;
+    io[2].flags = UV_INHERIT_FD;
+    io[2].data.fd = 2;
+    uv_process_options_t po = {0};
+    po.file = lv->self;
+    po.args = args;
+    po.exit_cb = on_exit_cb;
+    po.stdio = io;
+    po.stdio_count = 3;
+    c->proc.data = c;
+    int rc = uv_spawn(lv->loop, &c->proc, &po);
+    if (rc < 0) {
+        uv_close((uv_handle_t *)&c->in, NULL);
+        c->pipe_open = 0;
+        fprintf(stderr, "hareal rl_cluster: cannot start %s: %s\n", lv->self, uv_strerror(rc));
+        return -1;
+    }
+    c->running = 1;
+    c->stopped = 0;
+    return 0;
+}
+
+static void control(rl_child *c, const char *line)
+{
+    if (!c->running || !c->pipe_open)
+        return;
+    uv_buf_t b = uv_buf_init((char *)line, (unsigned)strlen(line));
+    uv_try_write((uv_stream_t *)&c->in, &b, 1);
+}
+
+static void stop_children(rl_cluster *lv)
+{
+    for (int i = 0; i < lv->n; i++) {
+        rl_child *c = &lv->ch[i];
+        if (!c->running)
+            continue;
+        if (c->stopped)
+            uv_process_kill(&c->proc, SIGCONT);
+        uv_process_kill(&c->proc, SIGTERM);
+    }
+    for (int i = 0; i < lv->nft; i++)
+        if (!uv_is_closing((uv_handle_t *)&lv->ft[i].t))
+            uv_close((uv_handle_t *)&lv->ft[i].t, NULL);
+}
+
+/* ---- faults on schedule ----------------------------------------------- */
+
+static rl_child *child_of(rl_cluster *lv, int host)
+{
+    for (int i = 0; i < lv->n; i++)
+        if (lv->ch[i].host == host)
+            return &lv->ch[i];
+    return NULL;
+}
+
+static void fault_cb(uv_timer_t *t)
+{
+    rl_ftimer *ft = t->data;
+    rl_cluster *lv = ft->lv;
+    const hk_fault *f = ft->f;
+    rl_child *c = child_of(lv, f->host);
+    if (!c || lv->ending)
+        return;
+    char line[64];
+    int start = ft->phase == 0;
+    switch (f->kind) {
+    case HK_FAULT_DOWN:
+        if (start && c->running)
+            uv_process_kill(&c->proc, SIGKILL);
+        else if (!start && !c->running)
+            spawn(lv, c);
+        break;
+    case HK_FAULT_STALL:
+        if (c->running) {
+            uv_process_kill(&c->proc, start ? SIGSTOP : SIGCONT);
+            c->stopped = start;
+        }
+        break;
+    case HK_FAULT_FLAP:
+        if (ft->phase == 1) {
+            control(c, "fault none\n");
+            uv_timer_stop(t);
+            return;
+        }
+        ft->down = !ft->down;
+        control(c, ft->down ? "fault down\n" : "fault none\n");
+        if (ft->phase == 0) {
+            ft->phase = 2;
+            uv_timer_start(t, fault_cb, (uint64_t)(f->period_us / 2000), (uint64_t)(f->period_us / 2000));
+        }
+        return;
+    default:
+        if (start)
+            snprintf(line, sizeof line, "fault %s(%g)\n", f->kind == HK_FAULT_SLOW ? "slow" :
+                     f->kind == HK_FAULT_ERRORS ? "errors" : "partition", f->x);
+        else
+            snprintf(line, sizeof line, "fault none\n");
+        if ((f->kind == HK_FAULT_PARTITION || f->kind == HK_FAULT_STUCK) && start)
+            snprintf(line, sizeof line, "fault %s\n", hk_fault_name(f->kind));
+        control(c, line);
+    }
+}
+
+static int schedule_faults(rl_cluster *lv)
+{
+    const hk_scn *s = lv->s;
+    lv->ft = calloc((size_t)s->nfaults * 3 + 1, sizeof *lv->ft);
+    if (!lv->ft)
+        return -1;
+    for (int i = 0; i < s->nfaults; i++) {
+        const hk_fault *f = &s->faults[i];
+        for (int ph = 0; ph < 2; ph++) {
+            if (ph == 1 && f->for_us < 0)
+                continue;
+            rl_ftimer *ft = &lv->ft[lv->nft++];
+            ft->lv = lv;
+            ft->f = f;
+            ft->phase = ph;
+            uv_timer_init(lv->loop, &ft->t);
+            ft->t.data = ft;
+            int64_t at = ph == 0 ? f->at_us : f->at_us + f->for_us;
+            uv_timer_start(&ft->t, fault_cb, (uint64_t)(at / 1000), 0);
+        }
+    }
+    return 0;
+}
+
+void rl_cluster_stop(void *user)
+{
+    rl_cluster *lv = user;
+    lv->ending = 1;
+    stop_children(lv);
+}
+
+/* ---- the cluster ------------------------------------------------------ */
+
+int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
+{
+    const hk_cluster *cl = lv->s->cl;
+    lv->n = cl->nhosts;
+    lv->ch = calloc((size_t)lv->n + 1, sizeof *lv->ch);
+    if (!lv->ch)
+        return -1;
+    for (int h = 0; h < lv->n; h++) {
+        rl_child *c = &lv->ch[h];
+        c->host = h;
+        c->lv = lv;
+        if ((c->port = free_port()) < 0 || spawn(lv, c) < 0)
+            return -1;
+        memset(&addr[h], 0, sizeof addr[h]);
+        addr[h].sin_family = AF_INET;
+        addr[h].sin_port = htons((uint16_t)c->port);
+        addr[h].sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    }
+    for (int h = 0; h < lv->n; h++) {
+        int tries = 0;
+        while (!port_up(lv->ch[h].port) && tries++ < 500)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+        if (tries >= 500) {
+            fprintf(stderr, "hareal rl_cluster: mirror %s did not start on port %d\n",
+                    cl->hosts[h].name, lv->ch[h].port);
+            return -1;
+        }
+    }
+    fprintf(stderr, "hareal rl_cluster: %d mirrors up:", lv->n);
+    for (int h = 0; h < lv->n && h < 8; h++)
+        fprintf(stderr, " %s=127.0.0.1:%d", cl->hosts[h].name, lv->ch[h].port);
+    fprintf(stderr, "%s\n", lv->n > 8 ? " ..." : "");
+    return schedule_faults(lv);
+}
+

@@ -1,0 +1,46 @@
+/* rl_cluster: a scenario's mirrors as `hareal mirror` children, each on its own loopback
+ * port, and its faults applied to them for real on schedule (down: kill and restart; stall:
+ * SIGSTOP and SIGCONT; stuck, slow, errors, partition, flap: the child's control line);
+ * every child stopped at the end, on an error or a signal. */
+#ifndef RL_CLUSTER_H
+#define RL_CLUSTER_H
+
+#include <netinet/in.h>
+#include <uv.h>
+#include "hk_scn.h"
+
+typedef struct rl_child {
+    uv_process_t proc;
+    uv_pipe_t in;
+    int running, stopped, port, host, pipe_open;
+    struct rl_cluster *lv;
+} rl_child;
+
+typedef struct rl_ftimer {
+    uv_timer_t t;
+    struct rl_cluster *lv;
+    const hk_fault *f;
+    int phase;                   /* 0 start, 1 end, 2 flap toggle */
+    int down;
+} rl_ftimer;
+
+/* Fill loop, s, self (the hareal binary), scn (the scenario path the children read) and
+ * seed_s; the rest is the cluster's. */
+typedef struct rl_cluster {
+    uv_loop_t *loop;
+    rl_child *ch;
+    int n;
+    rl_ftimer *ft;
+    int nft;
+    char self[1024], scn[1024], seed_s[32];
+    int ending;
+    const hk_scn *s;             /* the scenario in the variant's dialect */
+} rl_cluster;
+
+/* Start every mirror (addr[h]: where host h listens), wait until each accepts, schedule the
+ * faults; -1 after saying which did not start (stop the cluster then). */
+int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr);
+/* Stop every child and fault timer (user: the cluster; usable as a drive's end callback). */
+void rl_cluster_stop(void *user);
+
+#endif

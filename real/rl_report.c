@@ -1,0 +1,62 @@
+/* rl_report: a wire run's end — its folder finished or emptied, and the run in words. */
+#include "rl_report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include "hk_exit.h"
+#include "hk_report.h"
+
+int rl_outdir_close(hk_rundir *rd, int rc)
+{
+    hk_err e;
+    if (rc == 0 || rc == HK_EXIT_FINDING || rc > HK_EXIT_SIGNAL) {
+        if (hk_rundir_done(rd, &e) == 0)
+            return rc;
+        hk_print_err("hareal", &e);
+        rc = HK_EXIT_RUN;
+    }
+    hk_rundir_abort(rd);
+    return rc;
+}
+
+static double ms(double us) { return us / 1000.0; }
+
+void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *title,
+               const hk_ans *ans, int findings_first)
+{
+    if (ans && findings_first)
+        hk_ans_findings(out, ans);
+    fprintf(out, "%s: variant %s, %" PRIu64 " queries sent\n", title, m->var->name, m->sent);
+    int n;
+    hk_rep_row *rows = rl_master_rows(m, &n);
+    if (rows)
+        hk_rep_mirror_table(out, rows, n, findings_first ? 1000 : 48);
+    free(rows);
+    uint64_t answered = m->ok + m->partial;
+    fprintf(out, "queries: %" PRIu64 " finished: answered %" PRIu64 " (ok %" PRIu64 ", partial %"
+            PRIu64 "), failed %" PRIu64 ", cancelled %" PRIu64 "; %" PRIu64 " not sent, %" PRIu64
+            " for tables the config does not serve%s%s%s\n", m->finished, answered, m->ok,
+            m->partial, m->failed, m->cancelled, d->not_sent, d->unknown,
+            d->unknown ? " (" : "", d->unknown_names, d->unknown ? ")" : "");
+    fprintf(out, "latency of answered queries, ms: p50 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  "
+            "mean %.3f\n", ms(hk_hist_quantile(&m->all, 0.5)), ms(hk_hist_quantile(&m->all, 0.95)),
+            ms(hk_hist_quantile(&m->all, 0.99)), ms(hk_hist_quantile(&m->all, 0.999)),
+            ms(hk_hist_mean(&m->all)));
+    if (m->wrong_replies)
+        fprintf(out, "wrong replies: %" PRIu64 "; the first: %s\n", m->wrong_replies,
+                m->first_wrong);
+    if (d->trace && (d->trace->skipped || d->trace->garbage))
+        fprintf(out, "trace: %ld entries that are no search (SHOW, SET, SELECT 1, ...) and %ld "
+                "lines that are no log entry were not sent\n", d->trace->skipped,
+                d->trace->garbage);
+    if (d->concurrency <= 0 && !d->nclients)
+        fprintf(out, "timing lag (sent - scheduled) ms: p50 %.3f  p99 %.3f  max %.3f\n",
+                ms(hk_hist_quantile(&d->lag, 0.5)), ms(hk_hist_quantile(&d->lag, 0.99)),
+                ms(d->lag.max));
+    if (ans) {
+        hk_ans_conv(out, ans);
+        hk_ans_readmit(out, ans);
+        if (!findings_first)
+            hk_ans_findings(out, ans);
+    }
+}

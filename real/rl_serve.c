@@ -1,0 +1,67 @@
+/* rl_serve: one mirror on the default loop until told to stop (see rl_serve.h). */
+#include "rl_serve.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+typedef struct sigs { uv_signal_t s[3]; rl_mirror *m; } sigs;
+
+static void on_signal(uv_signal_t *s, int sig)
+{
+    sigs *g = s->data;
+    (void)sig;
+    rl_mirror_stop(g->m);
+    for (int k = 0; k < 3; k++)
+        uv_close((uv_handle_t *)&g->s[k], NULL);
+}
+
+/* SIGINT, SIGTERM, SIGHUP stop the mirror; the handles do not keep the loop alive by
+ * themselves (a mirror whose control stdin closed, its parent gone, ends). */
+static void watch_signals(uv_loop_t *loop, sigs *g)
+{
+    static const int which[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        uv_signal_init(loop, &g->s[k]);
+        g->s[k].data = g;
+        uv_signal_start(&g->s[k], on_signal, which[k]);
+        uv_unref((uv_handle_t *)&g->s[k]);
+    }
+}
+
+/* A mirror its parent controls dies with it, even stopped (SIGSTOP: the stall fault) and even
+ * when the parent is killed outright; EOF on the control pipe ends it too. */
+static void die_with_parent(void)
+{
+    pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* the parent died before the call */
+        raise(SIGKILL);
+}
+
+int rl_serve(const rl_mirror_cfg *c, rl_fault f, double x, int control, int quiet, char *msg,
+             int n)
+{
+    uv_loop_t *loop = uv_default_loop();
+    rl_mirror m;
+    memset(&m, 0, sizeof m);
+    int rc = rl_mirror_start(&m, loop, c, msg, n);
+    if (rc == 0) {
+        rl_mirror_set_fault(&m, f, x);
+        if (control) {
+            die_with_parent();
+            rl_mirror_control_stdin(&m);
+        }
+        sigs g = {.m = &m};
+        watch_signals(loop, &g);
+        if (!quiet)
+            fprintf(stderr, "hareal mirror: listening on %s:%d\n", c->host, c->port);
+        uv_run(loop, UV_RUN_DEFAULT);
+    }
+    uv_run(loop, UV_RUN_DEFAULT); /* finish closing whatever a failed start left */
+    rl_mirror_free(&m);
+    uv_loop_close(loop);
+    return rc < 0 ? -1 : 0;
+}
