@@ -27,31 +27,57 @@ static int fail(char *msg, int n, const char *fmt, const char *a)
     return -1;
 }
 
+/* gnuplot's first message line from f, in hakarma's words: the script's path cut to its name. */
+static void first_line(FILE *f, const char *path, const char *script, char *b, size_t n)
+{
+    char line[600] = "";
+    rewind(f);
+    while (fgets(line, sizeof line, f) && strspn(line, " \t\n^") == strlen(line))
+        ; /* gnuplot echoes the offending line and a caret first */
+    line[strcspn(line, "\n")] = '\0';
+    const char *at = strstr(line, path);
+    if (at)
+        snprintf(b, n, "%.*s%s%s", (int)(at - line), line, script, at + strlen(path));
+    else
+        snprintf(b, n, "%s", line);
+}
+
+/* Run gnuplot on script; its stdout is dropped, its stderr kept: a chart that could not be
+ * drawn is said with gnuplot's own reason, a drawn one's warnings (an empty series: "no
+ * valid points") are not passed on. */
 static int gnuplot(const char *script, const char *vars, char *msg, int n)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", hk_plot_scripts(), script);
     if (access(path, R_OK) < 0)
         return fail(msg, n, "plot script %s not found (set HAKARMA_PLOTS)", path);
+    FILE *err = tmpfile();
+    if (!err)
+        return fail(msg, n, "cannot run gnuplot: %s", strerror(errno));
     char *args[] = {"gnuplot", "-e", (char *)vars, path, NULL};
     pid_t pid;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
+    posix_spawn_file_actions_adddup2(&fa, fileno(err), 2);
     int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, args, environ);
     posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0)
-        return fail(msg, n, "gnuplot not found (%s): install gnuplot-nox to get plots; the CSV "
-                    "files are complete", strerror(rc));
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    int st = 0;
+    while (rc == 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+    if (rc != 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 127)) {
+        fclose(err);
         return fail(msg, n, "gnuplot not found%s: install gnuplot-nox to get plots; the CSV "
-                    "files are complete", "");
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        return fail(msg, n, "gnuplot failed on %s", path);
-    return 0;
+                    "files are complete", rc ? "" : " (the shell said 127)");
+    }
+    char why[700];
+    first_line(err, path, script, why, sizeof why);
+    fclose(err);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    snprintf(msg, (size_t)n, "gnuplot could not draw with %s: %s; the CSV files are complete",
+             script, why[0] ? why : "it was killed");
+    return -1;
 }
 
 /* One chart as PNG and SVG, 1200 wide and tall enough for its panels (0: 700). */
@@ -81,6 +107,56 @@ static int exists(const char *dir, const char *name)
     char p[1200];
     snprintf(p, sizeof p, "%s/%s", dir, name);
     return access(p, R_OK) == 0;
+}
+
+static void esc(FILE *h, const char *t)
+{
+    for (; *t; t++)
+        if (*t == '<')
+            fputs("&lt;", h);
+        else if (*t == '>')
+            fputs("&gt;", h);
+        else if (*t == '&')
+            fputs("&amp;", h);
+        else
+            fputc(*t, h);
+}
+
+/* findings.csv as a list whose sentences wrap: the kind, where and when, what. */
+static void html_findings(FILE *h, const char *dir)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/findings.csv", dir);
+    hk_csvr r;
+    hk_err e;
+    if (hk_csvr_open(&r, path, &e) < 0)
+        return;
+    char **f;
+    int nf, n = 0, col[6];
+    static const char *const names[6] = {"kind", "table", "agent", "mirror", "t_s", "detail"};
+    int rc = hk_csvr_next(&r, &f, &nf, &e);
+    for (int k = 0; k < 6; k++)
+        col[k] = rc == 1 ? hk_csv_column(f, nf, names[k]) : -1;
+    fprintf(h, "<h2>Findings</h2>\n<ul class=find>\n");
+    while (col[0] >= 0 && col[5] >= 0 && hk_csvr_next(&r, &f, &nf, &e) == 1 && nf > col[5]) {
+        fprintf(h, "<li><b>");
+        esc(h, f[col[0]]);
+        fprintf(h, "</b> ");
+        for (int k = 1; k < 5; k++)
+            if (col[k] >= 0 && col[k] < nf && f[col[k]][0]) {
+                fprintf(h, "%s", k == 1 ? "" : k == 2 ? " agent " : k == 3 ? ", " : ", at ");
+                esc(h, f[col[k]]);
+                fprintf(h, "%s", k == 4 ? " s" : "");
+            }
+        fprintf(h, ": ");
+        esc(h, f[col[5]]);
+        fprintf(h, "</li>\n");
+        n++;
+    }
+    if (!n)
+        fprintf(h, "<li>none (report.txt says what was checked)</li>\n");
+    fprintf(h, "</ul>\n");
+    hk_csvr_close(&r);
 }
 
 static void html_file(FILE *h, const char *dir, const char *name, const char *title)
@@ -124,8 +200,9 @@ static int write_index(const char *dir, const char *const *charts, int nc, const
         return -1;
     fprintf(o.f, "<!doctype html>\n<meta charset=\"utf-8\">\n<title>hakarma: %s</title>\n"
             "<style>body{font-family:sans-serif;max-width:1240px;margin:auto} img{width:100%%}"
-            " pre{background:#f4f4f4;padding:8px;overflow:auto}</style>\n<h1>hakarma run: %s</h1>\n",
-            dir, dir);
+            " pre{background:#f4f4f4;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere}"
+            " ul.find li{margin:4px 0}</style>\n<h1>hakarma run: %s</h1>\n", dir, dir);
+    html_findings(o.f, dir);
     html_file(o.f, dir, "report.txt", "Summary");
     if (note)
         fprintf(o.f, "<p>%s</p>\n", note);

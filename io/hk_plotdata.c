@@ -440,6 +440,15 @@ static int in_panel(const hk_pline *l, const char *mirror)
     return 0;
 }
 
+/* How many of the n labels at x[] start within d of t: where the next one goes. */
+static int near_marks(const double *x, int n, double t, double d)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += fabs(x[i] - t) < d;
+    return s;
+}
+
 /* The panel's marks: fault windows of its mirrors (shaded), findings about it (a dotted line
  * where each starts, named). */
 static int marks(const char *dir, const hk_pdata *p, int i)
@@ -451,16 +460,20 @@ static int marks(const char *dir, const hk_pdata *p, int i)
         return -1;
     const hk_pline *l = &p->l[i];
     fputs("unset object\nunset label\nunset arrow\n", f);
-    int o = 0;
+    int o = 0, nf = 0, nd = 0;
+    double fx[HK_PLOT_MARKS], dx[HK_PLOT_MARKS]; /* where the labels so far start */
     for (int k = 0; k < p->nfaults; k++) {
         const hk_pmark *m = &p->faults[k];
         if (!in_panel(l, m->mirror))
             continue;
         o++;
         fprintf(f, "set object %d rect from %.3f, graph 0 to %.3f, graph 1 @marklayer fc rgb "
-                "'#d62728' fs transparent solid @markalpha noborder\n", o, m->t0, m->t1);
+                "'#d62728' @markstyle\n", o, m->t0, m->t1);
+        int s = near_marks(fx, nf, m->t0, 0.08 * p->duration_s); /* one under the other */
         fprintf(f, "set label %d '%s %s' at %.3f, graph 0.97 left front font ',9' tc rgb "
-                "'#b22222'\n", o, m->mirror, m->kind, m->t0);
+                "'#b22222' offset character 0.6, character %.1f\n", o, m->mirror, m->kind, m->t0,
+                -1.1 * s);
+        fx[nf++] = m->t0;
     }
     for (int k = 0, a = 0; k < p->nfinds; k++) {
         const hk_pmark *m = &p->finds[k];
@@ -472,8 +485,11 @@ static int marks(const char *dir, const hk_pdata *p, int i)
         o++;
         fprintf(f, "set arrow %d from %.3f, graph 0 to %.3f, graph 1 nohead dt 3 lw 1.5 lc rgb "
                 "'#6a3d9a' front\n", a, m->t0, m->t0);
-        fprintf(f, "set label %d '%s %s' at %.3f, graph %.2f right rotate by 90 front font ',9' "
-                "tc rgb '#6a3d9a'\n", o, m->kind, m->mirror, m->t0, 0.95 - 0.05 * (a % 3));
+        int s = near_marks(dx, nd, m->t0, 0.015 * p->duration_s); /* side by side */
+        fprintf(f, "set label %d '%s %s' at %.3f, graph 0.95 right rotate by 90 front font ',9' "
+                "tc rgb '#6a3d9a' offset character %.1f, 0\n", o, m->kind, m->mirror, m->t0,
+                -1.2 * s);
+        dx[nd++] = m->t0;
     }
     return fclose(f);
 }

@@ -80,20 +80,48 @@ static double share_of(const hk_rep_row *rows, int n, int i)
     return sum ? (double)rows[i].q / (double)sum : 0.0;
 }
 
+static int row_is(const hk_rep_row *r, const hk_cluster *cl, int t, int line, int host)
+{
+    return (t < 0 || (t < cl->ntables && !strcmp(r->table, cl->tables[t].name))) &&
+           (line < 0 || r->agent == line + 1) &&
+           (host < 0 || (host < cl->nhosts && !strcmp(r->mirror, cl->hosts[host].name)));
+}
+
+void hk_rep_mark(hk_rep_row *rows, int n, const hk_scn *s, const hk_findings *fd)
+{
+    for (int i = 0; s && i < n; i++) {
+        for (int k = 0; k < s->nfaults && !rows[i].keep; k++)
+            rows[i].keep = row_is(&rows[i], s->cl, -1, -1, s->faults[k].host);
+        for (int k = 0; fd && k < fd->n && !rows[i].keep; k++) {
+            const hk_finding *f = &fd->f[k];
+            rows[i].keep = (f->table >= 0 || f->host >= 0) &&
+                           row_is(&rows[i], s->cl, f->table, f->table >= 0 ? f->line : -1,
+                                  f->host);
+        }
+    }
+}
+
 void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max)
 {
     fprintf(f, "%-16s %5s %-22s %7s %10s %8s %9s %9s %9s %9s\n", "table", "agent", "mirror",
             "share", "attempts", "failed", "p50_ms", "p95_ms", "p99_ms", "p99.9_ms");
-    int shown = max > 0 && max < n ? max : n;
-    for (int i = 0; i < shown; i++) {
+    int kept = 0, shown = 0;
+    for (int i = 0; max > 0 && i < n; i++)
+        kept += rows[i].keep;
+    int others = max > 0 && n > max ? (max > kept ? max - kept : 0) : n;
+    for (int i = 0; i < n; i++) {
         const hk_rep_row *r = &rows[i];
+        if (!r->keep && others-- <= 0)
+            continue;
+        shown++;
         fprintf(f, "%-16s %5d %-22s %7.4f %10" PRIu64 " %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f\n",
                 r->table, r->agent, r->mirror, share_of(rows, n, i), r->q, r->err,
                 ms(hk_hist_quantile(r->lat, 0.5)), ms(hk_hist_quantile(r->lat, 0.95)),
                 ms(hk_hist_quantile(r->lat, 0.99)), ms(hk_hist_quantile(r->lat, 0.999)));
     }
     if (shown < n)
-        fprintf(f, "... %d more mirror rows in summary.csv\n", n - shown);
+        fprintf(f, "... %d more mirror rows folded (no fault or finding is about them): every "
+                "row is in summary.csv\n", n - shown);
 }
 
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n)

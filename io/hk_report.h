@@ -9,6 +9,7 @@
 #include "hk_buf.h"
 #include "hk_cluster.h"
 #include "hk_hist.h"
+#include "hk_find.h"
 #include "hk_scn.h"
 #include "hk_strat.h"
 
@@ -35,10 +36,15 @@ typedef struct hk_rep_row {
     int agent;
     uint64_t q, err;
     const hk_hist *lat;
+    int keep;                    /* a fault or a finding is about it: never folded away */
 } hk_rep_row;
 
+/* Set keep on the rows of a mirror with a fault in s, or named by a finding of fd (its
+ * mirror, or every mirror of its line when it names none). */
+void hk_rep_mark(hk_rep_row *rows, int n, const hk_scn *s, const hk_findings *fd);
 /* The per-mirror table printed at the end of a run (share of its line, failures, percentiles
- * of its successful attempts); at most max rows (0 = all), then a line saying how many more. */
+ * of its successful attempts). Over max rows (0 = all), it is folded: the rows with keep and
+ * the first others up to max, then a line saying how many were folded. */
 void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max);
 /* summary.csv: header and one row per mirror. */
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n);

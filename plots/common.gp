@@ -18,6 +18,7 @@ array pal[13] = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b
 col(i) = pal[(i < 12 ? i : 12) + 1]
 dashof(i) = (i % 5) + 1
 ptof(i) = (i % 12) + 1
-# fault windows: shaded behind line charts; in front (lighter) of stacked ones, which cover all
+# fault windows: shaded behind line charts; a dashed frame in front of stacked ones (a tint
+# over their fills would change the colours their legend names)
 marklayer = 'behind'
-markalpha = '0.12'
+markstyle = 'fs transparent solid 0.12 noborder'

@@ -2,7 +2,8 @@
 # itself shows (a closed loop slowing down, retries doubling it). Variables as shares.gp.
 load gp.'/common.gp'
 marklayer = 'front'
-markalpha = '0.25'
+# the bars keep their legend's colours: a fault is a dashed frame over them, not a tint
+markstyle = "fs empty border lc rgb '#d62728' dt 2 lw 2"
 set xlabel 'time since the start (s)'
 set ylabel 'attempts per second'
 set yrange [0:*]

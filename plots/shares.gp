@@ -4,7 +4,8 @@
 # included), t0..t3.
 load gp.'/common.gp'
 marklayer = 'front'
-markalpha = '0.25'
+# the bars keep their legend's colours: a fault is a dashed frame over them, not a tint
+markstyle = "fs empty border lc rgb '#d62728' dt 2 lw 2"
 set xlabel 'time since the start (s)'
 set ylabel 'share of the line''s queries'
 set yrange [0:1.0]

@@ -83,7 +83,7 @@ static int spawn(rl_cluster *lv, rl_child *c)
     if (rc < 0) {
         uv_close((uv_handle_t *)&c->in, NULL);
         c->pipe_open = 0;
-        fprintf(stderr, "hareal rl_cluster: cannot start %s: %s\n", lv->self, uv_strerror(rc));
+        fprintf(stderr, "hareal live: cannot start %s: %s\n", lv->self, uv_strerror(rc));
         return -1;
     }
     c->running = 1;
@@ -228,12 +228,12 @@ int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
         while (!port_up(lv->ch[h].port) && tries++ < 500)
             nanosleep(&(struct timespec){0, 10000000}, NULL);
         if (tries >= 500) {
-            fprintf(stderr, "hareal rl_cluster: mirror %s did not start on port %d\n",
+            fprintf(stderr, "hareal live: mirror %s did not start on port %d\n",
                     cl->hosts[h].name, lv->ch[h].port);
             return -1;
         }
     }
-    fprintf(stderr, "hareal rl_cluster: %d mirrors up:", lv->n);
+    fprintf(stderr, "hareal live: %d mirrors up:", lv->n);
     for (int h = 0; h < lv->n && h < 8; h++)
         fprintf(stderr, " %s=127.0.0.1:%d", cl->hosts[h].name, lv->ch[h].port);
     fprintf(stderr, "%s\n", lv->n > 8 ? " ..." : "");

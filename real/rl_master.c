@@ -733,7 +733,7 @@ hk_rep_row *rl_master_rows(const rl_master *m, int *n)
                 const rl_mstat *s = &m->st[li][j];
                 r[i] = (hk_rep_row){cl->tables[t].name,
                                     cl->hosts[cl->tables[t].lines[k].host[j]].name, k + 1, s->tq,
-                                    s->terr, &s->tot};
+                                    s->terr, &s->tot, 0};
             }
         }
     return r;

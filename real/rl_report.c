@@ -29,6 +29,8 @@ void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *tit
     fprintf(out, "%s: variant %s, %" PRIu64 " queries sent\n", title, m->var->name, m->sent);
     int n;
     hk_rep_row *rows = rl_master_rows(m, &n);
+    if (rows && ans)
+        hk_rep_mark(rows, n, ans->scn, ans->fd);
     if (rows)
         hk_rep_mirror_table(out, rows, n, findings_first ? 1000 : 48);
     free(rows);

@@ -168,7 +168,7 @@ static hk_rep_row *mirror_rows(const sim_world *w, int *n)
             const sim_total *tt = w->tot[w->li_base[t] + k];
             for (int j = 0; j < lc->a.n; j++, i++)
                 r[i] = (hk_rep_row){cl->tables[t].name, cl->hosts[lc->host[j]].name, k + 1,
-                                    tt[j].q, tt[j].err, &tt[j].lat};
+                                    tt[j].q, tt[j].err, &tt[j].lat, 0};
         }
     return r;
 }
@@ -207,6 +207,8 @@ void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *s
     print_head(out, w, scenario);
     int n;
     hk_rep_row *rows = mirror_rows(w, &n);
+    if (rows)
+        hk_rep_mark(rows, n, w->s, r->ans.fd);
     if (rows)
         hk_rep_mirror_table(out, rows, n, findings_first ? 1000 : 48);
     free(rows);

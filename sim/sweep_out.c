@@ -797,7 +797,7 @@ static int write_html(const char *out, const sweep_meta *m, const sweep_grid *g,
         return -1;
     fprintf(o.f, "<!doctype html><meta charset=utf-8><title>hakarma sweep</title>\n<style>body{"
             "font-family:sans-serif} table.h td{padding:4px 10px;text-align:right} pre{font-size:"
-            "13px}</style>\n<h1>Sweep of %s</h1>\n<p>Each cell: the mean of the objective (%s; "
+            "13px;white-space:pre-wrap}</style>\n<h1>Sweep of %s</h1>\n<p>Each cell: the mean of the objective (%s; "
             "lower is better) over the other swept settings. Green is best. sweep.csv has every "
             "run.</p>\n", m->scenario, sweep_obj_name(m->objective));
     for (int a = 0; a < g->naxes; a++)

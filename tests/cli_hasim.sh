@@ -75,7 +75,8 @@ check "probability data has 4 mirror blocks" '[ $(grep -c "^\"box" "$T/all/nodea
 for p in shares queries; do
   check "$p.png per strategy" '[ "$(head -c 4 "$T/all/nodeads-manticore/plots/$p.png" | od -An -tx1 | tr -d " \n")" = "89504e47" ]'
 done
-check "index.html opens with the findings" 'grep -q "<pre>FINDINGS" "$T/all/nodeads-manticore/index.html"'
+check "index.html opens with the findings, as a list that wraps" 'sed -n 6,7p "$T/all/nodeads-manticore/index.html" | grep -q "^<h2>Findings</h2>" && grep -q "white-space:pre-wrap" "$T/all/nodeads-manticore/index.html"'
+check "the charts read: no panel over another, no fault tint over a stacked series" 'python3 "$S/tests/svg_check.py" "$T"/all/*/plots/*.svg "$T"/dr/plots/*.svg > "$T/svg.out" && grep -q "^svg_check: [0-9]* charts, [0-9]* panels, 0 problems" "$T/svg.out"'
 
 # plots draw an effect where it happened: m07 slows at 90 s, so its probability cannot drop
 # before 90 s (it did when each karma period's mean was drawn from the period's start)
@@ -83,6 +84,25 @@ $H "$S/scenarios/spike.scn" --out "$T/spike" --plot --quiet
 first_drop=$(awk '/^"m07/ {on=1; next} /^"/ {on=0} on && NF==2 && $1 >= 5 && $2 < 0.05 {print $1; exit}' "$T/spike/plots/prob_0.dat")
 check "spike: m07's drop is drawn after its fault began (at ${first_drop:-none} s)" '[ -n "$first_drop" ] && awk -v t="$first_drop" "BEGIN {exit !(t >= 90 && t < 120)}"'
 check "spike: the fault window is shaded from 90 s" 'grep -q "rect from 90.000" "$T/spike/plots/marks_0.gp"'
+check "spike: its charts read too" 'python3 "$S/tests/svg_check.py" "$T"/spike/plots/*.svg > /dev/null'
+# two faults at one instant: their labels stacked, not printed on each other
+cat > "$T/two.scn" <<'SCN'
+table d {
+    type = distributed
+    agent = a:9312|b:9312|c:9312:s
+    ha_strategy = nodeads
+}
+mirror default { service = constant(5ms) }
+fault a:9312 { at = 60s  kind = down  for = 60s }
+fault b:9312 { at = 60s  kind = errors(0.5)  for = 60s }
+workload { arrivals = poisson(50/s)  duration = 3m }
+SCN
+$H "$T/two.scn" --out "$T/two" --plot --quiet 2> /dev/null
+check "two faults at 60 s: labels one under the other" '[ $(grep -c "at 60.000, graph 0.97 left .* offset character 0.6, character -1.1$" "$T/two/plots/marks_0.gp") -eq 1 ] && [ $(grep -c "at 60.000, graph 0.97 left .* offset character 0.6, character -0.0$" "$T/two/plots/marks_0.gp") -eq 1 ]'
+check "two faults: stacked charts framed, not tinted" 'python3 "$S/tests/svg_check.py" "$T"/two/plots/*.svg > /dev/null'
+# a large cluster's table folds the rows nothing is about, and keeps the faulted one
+$H "$S/scenarios/large-64x3.scn" --out "$T/large" --duration 150s > "$T/large.out" 2>&1
+check "large-64x3: the table keeps n050 (faulted) and says how many rows it folded" 'grep -q "^big  *17 n050:9312 " "$T/large.out" && grep -q "^\.\.\. [0-9]* more mirror rows folded (no fault or finding is about them)" "$T/large.out" && [ $(sed -n "/^table /,/^\.\.\./p" "$T/large.out" | wc -l) -le 50 ]'
 # panels share one x range: every chart of the run is set to the run's length
 check "plots are told the run's length" 'grep -q "^duration_s,240.000" "$T/spike/run.csv"'
 check "index.html shows the plots" 'grep -q "plots/strategies_shares.png" "$T/dr/index.html" && grep -q "nodeads-manticore/index.html" "$T/all/index.html"'
