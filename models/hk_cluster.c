@@ -28,27 +28,6 @@ void hk_settings_default(hk_settings *s)
     s->persistent_limit = 0;
 }
 
-int hk_conf_time(const hk_conf *c, const hk_entry *e, int64_t unit_us, int64_t *out, hk_err *err)
-{
-    int bad = 0;
-    const char *what = "";
-    if (hk_time_parse(e->value, unit_us, out, &bad, &what) < 0)
-        return hk_err_set(err, c->file, e->vline, e->vcol + bad, "%s: expected %s, got '%s'",
-                          e->key, what, e->value);
-    return 0;
-}
-
-int hk_conf_int(const hk_conf *c, const hk_entry *e, long long min, long long max, long long *out,
-                hk_err *err)
-{
-    int bad = 0;
-    const char *what = "";
-    if (hk_int_parse(e->value, min, max, out, &bad, &what) < 0)
-        return hk_err_set(err, c->file, e->vline, e->vcol + bad, "%s: expected %s (%lld..%lld), "
-                          "got '%s'", e->key, what, min, max, e->value);
-    return 0;
-}
-
 /* Sphinx 2.2.11 reads these with atoi(): leading digits only, "2m" is 2, "3s" is 3. */
 static int s2_int(rd *x, const hk_entry *e, long long max, long long *out)
 {
@@ -601,22 +580,4 @@ int hk_line_attempts(const hk_cluster *c, const hk_table *t, const hk_line_conf 
         return 1 + l->a.retry_count;
     int per = t->retry_count >= 0 ? t->retry_count : c->set.retry_count;
     return 1 + per * l->a.n;
-}
-
-int hk_conf_check_types(const hk_conf *c, const char *const *allowed, hk_err *err)
-{
-    for (int i = 0; i < c->n; i++) {
-        const hk_section *s = &c->s[i];
-        if (hk_word_in(s->type, allowed))
-            continue;
-        const char *near = hk_nearest(s->type, allowed);
-        char list[256] = "";
-        for (const char *const *a = allowed; *a; a++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", a == allowed ? ""
-                     : a[1] ? ", " : " or ", *a);
-        return hk_err_set(err, c->file, s->line, s->col, "unknown section type '%s'%s%s%s: "
-                          "expected %s", s->type, near ? " (did you mean '" : "",
-                          near ? near : "", near ? "'?)" : "", list);
-    }
-    return 0;
 }

@@ -92,13 +92,4 @@ const hk_refused *hk_cluster_find_refused(const hk_cluster *c, const char *name)
  * agent_retry_count clamped to 8, on the same mirror. */
 int hk_line_attempts(const hk_cluster *c, const hk_table *t, const hk_line_conf *l, int sphinx2);
 
-/* Every section of c is of a type in allowed (NULL-terminated); else an error naming the
- * nearest allowed type. */
-int hk_conf_check_types(const hk_conf *c, const char *const *allowed, hk_err *err);
-
-/* Shared helpers for config values with positions. */
-int hk_conf_time(const hk_conf *c, const hk_entry *e, int64_t unit_us, int64_t *out, hk_err *err);
-int hk_conf_int(const hk_conf *c, const hk_entry *e, long long min, long long max, long long *out,
-                hk_err *err);
-
 #endif

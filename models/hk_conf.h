@@ -12,6 +12,7 @@
 #ifndef HK_CONF_H
 #define HK_CONF_H
 
+#include <stdint.h>
 #include "hk_err.h"
 
 typedef struct hk_entry {
@@ -53,5 +54,14 @@ const hk_section *hk_sec_owner(const hk_section *s, const char *key);
 int hk_sec_count(const hk_section *s, const char *key);
 const hk_entry *hk_sec_get(const hk_section *s, const char *key, int i);
 const hk_entry *hk_sec_last(const hk_section *s, const char *key);
+
+/* Every section of c is of a type in allowed (NULL-terminated); else an error naming the
+ * nearest allowed type. */
+int hk_conf_check_types(const hk_conf *c, const char *const *allowed, hk_err *err);
+
+/* Shared helpers for config values with positions. */
+int hk_conf_time(const hk_conf *c, const hk_entry *e, int64_t unit_us, int64_t *out, hk_err *err);
+int hk_conf_int(const hk_conf *c, const hk_entry *e, long long min, long long max, long long *out,
+                hk_err *err);
 
 #endif

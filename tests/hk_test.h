@@ -7,7 +7,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <string.h>
+#include "hk_scn.h"
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+/* The scenario text builds (Manticore's dialect), or the test fails naming line:column. */
+static inline hk_scn *hk_test_scn(const char *text)
+{
+    hk_conf *c = NULL;
+    hk_err e;
+    hk_scn *s = NULL;
+    if (hk_conf_parse(text, strlen(text), "t.scn", &c, &e) < 0 ||
+        hk_scn_build(c, NULL, HK_DIALECT_MANTICORE, &s, &e, NULL) < 0)
+        fail_msg("scenario error %d:%d %s", e.line, e.col, e.msg);
+    hk_conf_free(c);
+    return s;
+}
 
 #endif

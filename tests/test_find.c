@@ -7,18 +7,6 @@
 #include "sim.h"
 #include "sim_report.h"
 
-static hk_scn *scn(const char *text)
-{
-    hk_conf *c;
-    hk_err e;
-    hk_scn *s = NULL;
-    if (hk_conf_parse(text, strlen(text), "t.scn", &c, &e) < 0 ||
-        hk_scn_build(c, NULL, HK_DIALECT_MANTICORE, &s, &e, NULL) < 0)
-        fail_msg("scenario error %d:%d %s", e.line, e.col, e.msg);
-    hk_conf_free(c);
-    return s;
-}
-
 /* s run under variant/strategy (seed 1, the scenario's duration unless duration_us) and
  * analysed into *r; the world is the caller's to free. */
 static sim_world *analysed(const hk_scn *s, int variant, int strategy, int64_t duration_us,
@@ -40,7 +28,7 @@ static sim_world *analysed(const hk_scn *s, int variant, int strategy, int64_t d
 static int count(const char *text, int variant, int strategy, int64_t duration_us,
                  const char *kind, const char *host)
 {
-    hk_scn *s = scn(text);
+    hk_scn *s = hk_test_scn(text);
     sim_result r;
     sim_world *w = analysed(s, variant, strategy, duration_us, &r);
     int h = host[0] ? hk_cluster_find_host(s->cl, host) : -1, n = 0;
@@ -72,7 +60,7 @@ static void starved(void **st)
 static void merged_across_masters(void **st)
 {
     (void)st;
-    hk_scn *s = scn(
+    hk_scn *s = hk_test_scn(
         "searchd { ha_period_karma = 30s  ha_ping_interval = 1000 }\n"
         "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = nodeads\n}\n"
         "mirror default { rtt = constant(0.3ms) service = lognormal(median=5ms, sigma=0.3) "
@@ -163,7 +151,7 @@ static void failing_slow_idle(void **st)
 static void caveats(void **st)
 {
     (void)st;
-    hk_scn *s = scn("searchd { ha_period_karma = 60s }\n"
+    hk_scn *s = hk_test_scn("searchd { ha_period_karma = 60s }\n"
                     "table d { type = distributed\n agent = a:1|b:1:s\n}\n"
                     "mirror default { service = constant(5ms) }\n"
                     "workload { arrivals = poisson(50/s) duration = 30s }\n");

@@ -11,18 +11,6 @@
 #include "sim.h"
 #include "sim_report.h"
 
-static hk_scn *scn(const char *text)
-{
-    hk_conf *c;
-    hk_err e;
-    hk_scn *s = NULL;
-    if (hk_conf_parse(text, strlen(text), "t.scn", &c, &e) < 0 ||
-        hk_scn_build(c, NULL, HK_DIALECT_MANTICORE, &s, &e, NULL) < 0)
-        fail_msg("scenario error %d:%d %s", e.line, e.col, e.msg);
-    hk_conf_free(c);
-    return s;
-}
-
 static sim_world *run_opts(hk_scn *s, const sim_opts *o)
 {
     sim_world *w = sim_new(s, o);
@@ -66,7 +54,7 @@ static const char *TEXTBOOK =
 static void pure_delay_shares_equal_weights(void **st)
 {
     (void)st;
-    hk_scn *s = scn(TEXTBOOK);
+    hk_scn *s = hk_test_scn(TEXTBOOK);
     sim_world *w = run(s, HK_VAR_MANTICORE_FIXED, -1, 3);
     double want[4] = {0.15, 0.30, 0.05, 0.50};
     for (int j = 0; j < 4; j++) {
@@ -117,7 +105,7 @@ static double erlang_c(int c, double a)
 static void mmc_mean_wait(void **st)
 {
     (void)st;
-    hk_scn *s = scn("table d { type = distributed\n agent = m:9312:s\n}\n"
+    hk_scn *s = hk_test_scn("table d { type = distributed\n agent = m:9312:s\n}\n"
                     "mirror m:9312 { service = exponential(mean=10ms) threads = 4 }\n"
                     "workload { arrivals = poisson(300/s) duration = 2000s }\n");
     sim_world *w = run(s, HK_VAR_MANTICORE, -1, 11);
@@ -140,7 +128,7 @@ static void mmc_mean_wait(void **st)
 static void period_rows_hold_every_answer(void **st)
 {
     (void)st;
-    hk_scn *s = scn("searchd { ha_period_karma = 10s }\n"
+    hk_scn *s = hk_test_scn("searchd { ha_period_karma = 10s }\n"
                     "table d { type = distributed\n agent = a:9312|b:9312:s\n"
                     " ha_strategy = roundrobin\n}\n"
                     "mirror a:9312 { service = constant(5ms) }\n"
@@ -186,7 +174,7 @@ static void period_rows_hold_every_answer(void **st)
 static void noerrors_first_answer_takes_all_until_pings(void **st)
 {
     (void)st;
-    hk_scn *s = scn("searchd { ha_period_karma = 60s  ha_ping_interval = 1000 }\n"
+    hk_scn *s = hk_test_scn("searchd { ha_period_karma = 60s  ha_ping_interval = 1000 }\n"
                     "table d { type = distributed\n agent = a:9312|b:9312|c:9312:s\n"
                     " ha_strategy = noerrors\n}\n"
                     "mirror default { service = constant(4ms) }\n"
@@ -214,7 +202,7 @@ static const char *DOWN =
 static void fault_timeline(void **st)
 {
     (void)st;
-    hk_scn *s = scn(DOWN);
+    hk_scn *s = hk_test_scn(DOWN);
     /* random: b keeps half the traffic and fails it while down */
     sim_world *w = run(s, HK_VAR_MANTICORE, HK_STRAT_RANDOM, 5);
     assert_near(share_avg(w, 0, 1, 2, 4), 0.5, 0.03);
@@ -249,7 +237,7 @@ static void stuck_answers_pings_not_queries(void **st)
                  "mirror default { service = constant(2ms) }\n"
                  "workload { arrivals = poisson(50/s) duration = 3m }\n"
                  "fault a:9312 { at = 60s for = 60s kind = %s }\n", kind ? "stuck" : "stall");
-        hk_scn *s = scn(text);
+        hk_scn *s = hk_test_scn(text);
         sim_world *w = run(s, HK_VAR_SPHINX2, -1, 2);
         hk_block b;
         hk_dash_window(&w->m[0].dash[0], 115 * 1000000LL, 5, &b);
@@ -270,7 +258,7 @@ static void stuck_answers_pings_not_queries(void **st)
 static void fault_boundaries(void **st)
 {
     (void)st;
-    hk_scn *s = scn("table d { type = distributed\n agent = a:9312|b:9312:s\n}\n"
+    hk_scn *s = hk_test_scn("table d { type = distributed\n agent = a:9312|b:9312:s\n}\n"
                     "mirror default { service = constant(1ms) }\n"
                     "workload { arrivals = poisson(10/s) duration = 60s }\n"
                     "fault a:9312 { at = 10s for = 5s kind = down }\n"
@@ -292,7 +280,7 @@ static void fault_boundaries(void **st)
 static void closed_loop(void **st)
 {
     (void)st;
-    hk_scn *s = scn("table d { type = distributed\n agent = a:9312:s\n}\n"
+    hk_scn *s = hk_test_scn("table d { type = distributed\n agent = a:9312:s\n}\n"
                     "mirror default { service = constant(10ms) threads = 2 }\n"
                     "workload { clients = 4 think = constant(0) duration = 60s }\n");
     sim_world *w = run(s, HK_VAR_MANTICORE, -1, 1);
@@ -300,7 +288,7 @@ static void closed_loop(void **st)
     assert_near(hk_hist_mean(&w->all) / 1000.0, 20.0, 0.01);
     sim_free(w);
     hk_scn_free(s);
-    s = scn("searchd { agent_query_timeout = 1000  agent_connect_timeout = 1000 }\n"
+    s = hk_test_scn("searchd { agent_query_timeout = 1000  agent_connect_timeout = 1000 }\n"
             "table d { type = distributed\n agent = a:9312|b:9312:s\n ha_strategy = random\n}\n"
             "mirror default { service = constant(10ms) threads = 8 }\n"
             "workload { clients = 8 think = constant(10ms) duration = 60s }\n"
@@ -316,7 +304,7 @@ static void closed_loop(void **st)
 static void stall_counts_query_timeouts(void **st)
 {
     (void)st;
-    hk_scn *s = scn("searchd { agent_query_timeout = 500 }\n"
+    hk_scn *s = hk_test_scn("searchd { agent_query_timeout = 500 }\n"
                     "table d { type = distributed\n agent = a:9312|b:9312:s\n"
                     " ha_strategy = noerrors\n}\n"
                     "mirror default { service = constant(2ms) }\n"
@@ -339,7 +327,7 @@ static void stall_counts_query_timeouts(void **st)
 static void retries_per_variant(void **st)
 {
     (void)st;
-    hk_scn *s = scn("searchd { agent_retry_count = 1  agent_retry_delay = 10 }\n"
+    hk_scn *s = hk_test_scn("searchd { agent_retry_count = 1  agent_retry_delay = 10 }\n"
                     "table d { type = distributed\n agent = a:9312|b:9312:s\n}\n"
                     "mirror default { service = constant(1ms) }\n"
                     "workload { arrivals = poisson(100/s) duration = 60s }\n"
@@ -360,7 +348,7 @@ static void retries_per_variant(void **st)
 static void masters_and_determinism(void **st)
 {
     (void)st;
-    hk_scn *s = scn("table d { type = distributed\n agent = a:9312|b:9312:s\n"
+    hk_scn *s = hk_test_scn("table d { type = distributed\n agent = a:9312|b:9312:s\n"
                     " ha_strategy = noerrors\n}\n"
                     "mirror a:9312 { service = lognormal(median=4ms, sigma=0.5) threads = 2 }\n"
                     "mirror b:9312 { service = lognormal(median=8ms, sigma=0.5) threads = 2 }\n"
