@@ -109,6 +109,13 @@ static int exists(const char *dir, const char *name)
     return access(p, R_OK) == 0;
 }
 
+static int open_csv(hk_csvr *r, const char *dir, const char *name, hk_err *e)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return hk_csvr_open(r, path, e);
+}
+
 static void esc(FILE *h, const char *t)
 {
     for (; *t; t++)
@@ -125,11 +132,9 @@ static void esc(FILE *h, const char *t)
 /* findings.csv as a list whose sentences wrap: the kind, where and when, what. */
 static void html_findings(FILE *h, const char *dir)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/findings.csv", dir);
     hk_csvr r;
     hk_err e;
-    if (hk_csvr_open(&r, path, &e) < 0)
+    if (open_csv(&r, dir, "findings.csv", &e) < 0)
         return;
     char **f;
     int nf, n = 0, col[6];
@@ -177,11 +182,9 @@ static void html_file(FILE *h, const char *dir, const char *name, const char *ti
 /* A --strategy/--variant all folder: link every run's own page. */
 static void html_runs(FILE *h, const char *dir)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/strategies.csv", dir);
     hk_csvr r;
     hk_err e;
-    if (hk_csvr_open(&r, path, &e) < 0)
+    if (open_csv(&r, dir, "strategies.csv", &e) < 0)
         return;
     char **f;
     int nf, rc = hk_csvr_next(&r, &f, &nf, &e), col = rc == 1 ? hk_csv_column(f, nf, "dir") : -1;

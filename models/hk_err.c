@@ -57,3 +57,12 @@ void hk_err_prefix(hk_err *e, const char *prefix)
              (int)(sizeof m) - 1 - n : 0, e->msg);
     memcpy(e->msg, m, sizeof m);
 }
+
+int hk_err_msg(char *msg, int n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, n > 0 ? (size_t)n : 0, fmt, ap);
+    va_end(ap);
+    return -1;
+}

@@ -33,6 +33,9 @@ typedef struct hk_warns {
 /* Fill *e (if not NULL); always returns -1 so callers can `return hk_err_set(...)`. */
 int hk_err_set(hk_err *e, const char *file, int line, int col, const char *fmt, ...) HK_PRINTF(5, 6);
 void hk_warn_add(hk_warns *w, const char *file, int line, int col, const char *fmt, ...) HK_PRINTF(5, 6);
+/* msg (n bytes, the caller's) = the formatted text; always returns -1, for the functions that
+ * report into a caller's buffer: `return hk_err_msg(msg, n, ...)`. */
+int hk_err_msg(char *msg, int n, const char *fmt, ...) HK_PRINTF(3, 4);
 /* Put prefix before e's message (the end is cut if it does not fit). */
 void hk_err_prefix(hk_err *e, const char *prefix);
 /* "file:line:col: msg" into a caller buffer; returns buf. */

@@ -1,24 +1,13 @@
 /* rl_addr: host resolution for the wire master. */
 #include "rl_addr.h"
+#include "hk_err.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/socket.h>
-
-/* msg = the formatted text; always -1, for `return fail(...)`. */
-static int fail(char *msg, int n, const char *fmt, ...) HK_PRINTF(3, 4);
-static int fail(char *msg, int n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, (size_t)n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 int rl_addr_parse(const char *s, char *host, int nhost, int *port)
 {
@@ -64,12 +53,12 @@ int rl_addr_resolve(const hk_cluster *cl, const char *const *maps, int nmaps,
         char host[300];
         int port;
         if (name[0] == '/')
-            return fail(msg, n, "mirror %s: unix sockets are not supported in real "
+            return hk_err_msg(msg, n, "mirror %s: unix sockets are not supported in real "
                             "mode: expected host:port (or --map %s=IP:PORT)", name, name);
         if (rl_addr_parse(to ? to : name, host, sizeof host, &port) < 0)
-            return fail(msg, n, "mirror %s: expected host:port", to ? to : name);
+            return hk_err_msg(msg, n, "mirror %s: expected host:port", to ? to : name);
         if (lookup(host, port, &out[h]) < 0)
-            return fail(msg, n, "mirror %s: cannot resolve '%s' (use --map %s=IP:PORT)",
+            return hk_err_msg(msg, n, "mirror %s: cannot resolve '%s' (use --map %s=IP:PORT)",
                             name, host, name);
     }
     return 0;

@@ -6,23 +6,11 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include "hk_frame.h"
 #include "hk_proto.h"
 #include "hk_time.h"
-
-/* msg = the formatted text; always -1, for `return fail(...)`. */
-static int fail(char *msg, int n, const char *fmt, ...) HK_PRINTF(3, 4);
-static int fail(char *msg, int n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, (size_t)n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 typedef struct rl_conn {
     uv_tcp_t tcp;                /* first: handle -> conn */
@@ -521,7 +509,7 @@ static int listen_on(rl_mirror *m, char *msg, int n)
 {
     struct sockaddr_in a;
     if (uv_ip4_addr(m->c.host, m->c.port, &a) < 0)
-        return fail(msg, n, "bad listen address %s", m->c.host);
+        return hk_err_msg(msg, n, "bad listen address %s", m->c.host);
     uv_tcp_init(m->loop, &m->srv);
     m->srv.data = m;
     int rc = uv_tcp_bind(&m->srv, (struct sockaddr *)&a, 0);
@@ -544,7 +532,7 @@ int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char 
     m->c = *c;
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!m->rng || hk_fcfs_init(&m->workers, c->threads) < 0)
-        return fail(msg, n, "out of memory");
+        return hk_err_msg(msg, n, "out of memory");
     gsl_rng_set(m->rng, (unsigned long)c->seed);
     if (c->log)
         fputs("t_s,peer,index,query,delay_ms,outcome\n", c->log);
