@@ -9,25 +9,20 @@
 #include <string.h>
 #include <stddef.h>
 #include "hasim.h"
+#include "hasim_init.h"
 #include "hk_calib.h"
 #include "hk_file.h"
+#include "hk_time.h"
 #include "hk_trace.h"
 
 #define P "hasim init"
-#define LOG_TABLES 16
 
 typedef struct init_args {
     const char *config, *status, *log, *out;
     int no_exec, var;            /* var: --variant's id, -1 = the status layout's */
+    long long min_msec;          /* the config's query_log_min_msec (0: every query logged) */
 } init_args;
 
-typedef struct logsum {          /* what the query log holds */
-    long not_search, garbage;    /* entries that are no search; lines that are no entry */
-    long n;
-    int64_t first_us, last_us;
-    int ntables;
-    char tables[LOG_TABLES][128];
-} logsum;
 
 static int opt_variant(void *set, const char *prog, const char *opt, const char *v)
 {
@@ -73,55 +68,13 @@ static int parse(int argc, char **argv, init_args *a)
     return 0;
 }
 
-static int read_log(const char *path, logsum *ls, hk_err *e)
-{
-    hk_trace t;
-    hk_qrec q = {0};
-    memset(ls, 0, sizeof *ls);
-    if (hk_trace_open(&t, path, HK_TRACE_AUTO, NULL, e) < 0)
-        return -1;
-    int r;
-    while ((r = hk_trace_next(&t, &q, e)) == 1) {
-        if (!ls->n++)
-            ls->first_us = q.t_us;
-        ls->last_us = q.t_us > ls->last_us ? q.t_us : ls->last_us;
-        int k = 0;
-        while (k < ls->ntables && strcmp(ls->tables[k], q.table))
-            k++;
-        if (k == ls->ntables && k < LOG_TABLES)
-            snprintf(ls->tables[ls->ntables++], sizeof ls->tables[0], "%s", q.table);
-    }
-    ls->not_search = t.skipped;
-    ls->garbage = t.garbage;
-    hk_trace_close(&t);
-    if (r == 0 && (ls->not_search || ls->garbage))
-        fprintf(stderr, P ": note: %s: %ld entries that are no search (SHOW, SET, SELECT 1, ...) "
-                "and %ld lines that are no log entry were not taken as searches\n", path,
-                ls->not_search, ls->garbage);
-    return r < 0 ? -1 : 0;
-}
-
-/* A lognormal of sigma 0.3 with this mean: median = mean / exp(sigma^2 / 2). */
-static void service(FILE *o, const hk_calib_host *c, const hk_settings *set)
-{
-    double median = c->mean_ms / exp(0.045);
-    if (c->p_timeout > 0)
-        fprintf(o, "    service = mix(%.6f lognormal(median=%.3fms, sigma=0.3), %.6f constant(%lldms))"
-                "   # mean %.3f ms measured; %.4f%% timed out (kept as replies slower than "
-                "agent_query_timeout); the shape is a guess\n", 1 - c->p_timeout, median,
-                c->p_timeout, (long long)(2 * set->query_timeout_us / 1000), c->mean_ms,
-                100 * c->p_timeout);
-    else
-        fprintf(o, "    service = lognormal(median=%.3fms, sigma=0.3)   # mean %.3f ms measured; "
-                "the shape is a guess\n", median, c->mean_ms);
-}
 
 static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
-                          const hk_status_file *st, const hk_calib_host *c, const logsum *ls);
+                          const hk_status_file *st, const hk_calib_host *c, logsum *ls);
 
 /* The scenario to stdout, or to --out (complete or absent); an exit code. */
 static int write_out(const init_args *a, const hk_cluster *cl, const hk_status_file *st,
-                     const hk_calib_host *c, const logsum *ls)
+                     const hk_calib_host *c, logsum *ls)
 {
     if (!a->out)
         return write_scenario(stdout, a, cl, st, c, ls) < 0 ? HK_EXIT_RUN : 0;
@@ -169,31 +122,174 @@ static void warn_short(const hk_cluster *cl, const hk_calib_host *c)
                     "that short span\n", cl->hosts[h].name);
 }
 
-static void mirror_section(FILE *o, const hk_cluster *cl, int h, const hk_calib_host *c)
+
+/* What the query log says of one mirror: its agent line's fitted shape, its ERROR evidence. */
+typedef struct evidence {
+    int fitted;                  /* f holds its line's shape */
+    hk_fit f;
+    double within;               /* > 0: the spread of one mirror's own times (lognormal sigma):
+                                    the line's less the spread of its mirrors' measured means */
+    char line[160];              /* "table d2, agent line 1" */
+    long named, searches;        /* error=/warning= naming it; its table's searches */
+    long line_named;             /* ... naming any mirror of its line */
+    double share;                /* its share of its line's answered attempts */
+    int share_measured;          /* from the status (which counts no ERROR reply), else equal */
+} evidence;
+
+/* The shape with mean mean_ms: the fitted one, else lognormal sigma 0.3; into b. */
+static void shape(char *b, size_t n, double mean_ms, const evidence *ev, int measured)
 {
-    fprintf(o, "mirror %s {   # %s: %.0f timed attempts", cl->hosts[h].name, c->source,
-            c->attempts);
-    if (c->pings_est >= 0.5)
-        fprintf(o, " (%.0f events less ~%.0f pings)", c->attempts + c->pings_est, c->pings_est);
-    fprintf(o, "\n");
-    if (c->window_short)
-        fprintf(o, "    # WARNING: the status window is not full: its widest window holds no more "
-                "than its 5 newest periods (the master ran, or had traffic, for under 5 karma "
-                "periods), so these figures come from that short span\n");
-    if (c->mean_ms >= 0)
-        service(o, c, &cl->set);
+    if (measured && ev->within > 0)
+        snprintf(b, n, "lognormal(median=%.3fms, sigma=%.4f)", mean_ms /
+                 exp(ev->within * ev->within / 2), ev->within);
+    else if (ev->fitted && ev->f.kind == HK_FIT_GAMMA)
+        snprintf(b, n, "gamma(shape=%.4f, scale=%.4fms)", ev->f.shape, mean_ms / ev->f.shape);
+    else {
+        double sg = ev->fitted ? ev->f.sigma : 0.3;
+        snprintf(b, n, "lognormal(median=%.3fms, sigma=%.4f)", mean_ms / exp(sg * sg / 2), sg);
+    }
+}
+
+static void shape_note(FILE *o, const evidence *ev, int measured)
+{
+    if (measured && ev->within > 0)
+        fprintf(o, "sigma: the lognormal fitted to %ld agents=() times of %s (sigma %.3f, KS "
+                "distance %.3f) less the spread of its mirrors' measured means (the log does not "
+                "say which mirror answered)", ev->f.n, ev->line, ev->f.sigma, ev->f.ks_lognormal);
+    else if (ev->fitted)
+        fprintf(o, "the shape fitted to %ld agents=() times of %s (%s; KS distance %.3f, the "
+                "other shape %.3f)", ev->f.n, ev->line,
+                ev->f.kind == HK_FIT_GAMMA ? "gamma" : "lognormal", hk_fit_ks(&ev->f),
+                ev->f.kind == HK_FIT_GAMMA ? ev->f.ks_lognormal : ev->f.ks_gamma);
     else
+        fprintf(o, "the shape is a guess (the log has no agents=() times for it)");
+}
+
+static void service(FILE *o, const hk_calib_host *c, const hk_settings *set, const evidence *ev)
+{
+    char sh[160];
+    if (c && c->found && c->mean_ms >= 0) {
+        shape(sh, sizeof sh, c->mean_ms, ev, 1);
+        if (c->p_timeout > 0)
+            fprintf(o, "    service = mix(%.6f %s, %.6f constant(%lldms))   # mean %.3f ms measured; "
+                    "%.4f%% timed out (kept as replies slower than agent_query_timeout); ",
+                    1 - c->p_timeout, sh, c->p_timeout,
+                    (long long)(2 * set->query_timeout_us / 1000), c->mean_ms, 100 * c->p_timeout);
+        else
+            fprintf(o, "    service = %s   # mean %.3f ms measured; ", sh, c->mean_ms);
+    } else if (ev->fitted) {
+        shape(sh, sizeof sh, ev->f.mean, ev, 0);
+        fprintf(o, "    service = %s   # mean %.3f ms from the log, the same for every mirror of "
+                "its line (the log does not say which mirror answered); ", sh, ev->f.mean);
+    } else {
         fprintf(o, "    service = lognormal(median=10ms, sigma=0.5)   # a guess: the status has "
                 "no query time for it (Manticore's SHOW AGENT STATUS never sums it; save SHOW "
                 "STATUS too, its ag_TABLE_LINE_MIRROR_ rows have it)\n");
-    if (c->rtt_ms > 0)
+        return;
+    }
+    shape_note(o, ev, c && c->found && c->mean_ms >= 0);
+    fputc('\n', o);
+}
+
+static void errors(FILE *o, const evidence *ev)
+{
+    if (!ev->named)
+        return;
+    /* its attempts: the ERROR replies named, and its share of the queries the line answered */
+    double answered = (double)(ev->searches - ev->line_named);
+    double p = ev->named / (ev->named + (answered > 0 ? answered : 0) * ev->share);
+    fprintf(o, "    errors = %.6f   # the query log: %ld of the %ld searches of %s named it in "
+            "error= or warning= (ERROR replies; SHOW AGENT STATUS records none) beside its %s "
+            "share %.3f of the %.0f the line answered\n", p, ev->named, ev->searches, ev->line,
+            ev->share_measured ? "measured" : "assumed equal", ev->share, answered);
+}
+
+static void mirror_section(FILE *o, const hk_cluster *cl, int h, const hk_calib_host *c,
+                           const evidence *ev)
+{
+    if (c && c->found)
+        fprintf(o, "mirror %s {   # %s: %.0f timed attempts", cl->hosts[h].name, c->source,
+                c->attempts);
+    else
+        fprintf(o, "mirror %s {   # not in the status: from the query log", cl->hosts[h].name);
+    if (c && c->found && c->pings_est >= 0.5)
+        fprintf(o, " (%.0f events less ~%.0f pings)", c->attempts + c->pings_est, c->pings_est);
+    fprintf(o, "\n");
+    if (c && c->found && c->window_short)
+        fprintf(o, "    # WARNING: the status window is not full: its widest window holds no more "
+                "than its 5 newest periods (the master ran, or had traffic, for under 5 karma "
+                "periods), so these figures come from that short span\n");
+    service(o, c && c->found ? c : NULL, &cl->set, ev);
+    errors(o, ev);
+    if (c && c->found && c->rtt_ms > 0)
         fprintf(o, "    rtt = constant(%.3fms)   # connect_avg\n", c->rtt_ms);
-    if (c->p_refuse > 0)
+    if (c && c->found && c->p_refuse > 0)
         fprintf(o, "    refuse = %.6f   # connect_failures\n", c->p_refuse);
-    if (c->p_warning > 0)
+    if (c && c->found && c->p_warning > 0)
         fprintf(o, "    warnings = %.6f\n", c->p_warning);
     fprintf(o, "    # threads: not in the status (it does not show concurrency): no queue\n}\n");
 }
+
+/* The first agent line holding host h: table *t, line *j; 0, or -1 none. */
+static int line_of(const hk_cluster *cl, int h, int *t, int *j)
+{
+    for (*t = 0; *t < cl->ntables; (*t)++)
+        for (*j = 0; *j < cl->tables[*t].nlines; (*j)++)
+            for (int m = 0; m < cl->tables[*t].lines[*j].a.n; m++)
+                if (cl->tables[*t].lines[*j].host[m] == h)
+                    return 0;
+    return -1;
+}
+
+/* One mirror's own lognormal sigma: the line's log-variance less the (attempt-weighted)
+ * variance of its mirrors' log means; 0 unless the status measured every mirror's mean. */
+static double within(const hk_line_conf *lc, const hk_calib_host *c, double line_sigma)
+{
+    double w = 0, m = 0, v = 0;
+    for (int k = 0; k < lc->a.n; k++) {
+        const hk_calib_host *x = &c[lc->host[k]];
+        if (!x->found || x->mean_ms <= 0 || x->attempts <= 0)
+            return 0;
+        w += x->attempts;
+        m += x->attempts * log(x->mean_ms);
+    }
+    m /= w;
+    for (int k = 0; k < lc->a.n; k++) {
+        const hk_calib_host *x = &c[lc->host[k]];
+        v += x->attempts / w * (log(x->mean_ms) - m) * (log(x->mean_ms) - m);
+    }
+    double s2 = line_sigma * line_sigma - v;
+    return s2 > 0.05 * 0.05 ? sqrt(s2) : 0.05;
+}
+
+/* Everything the log tells of host h (nothing without a log). */
+static void evidence_of(const hk_cluster *cl, int h, const hk_calib_host *c, logsum *ls,
+                        evidence *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    int t, j;
+    if (!ls || line_of(cl, h, &t, &j) < 0)
+        return;
+    const hk_line_conf *lc = &cl->tables[t].lines[j];
+    snprintf(ev->line, sizeof ev->line, "table %s, agent line %d", cl->tables[t].name, j + 1);
+    ev->fitted = initlog_fit(ls, cl, t, j, &ev->f) == 0;
+    int k = initlog_table(ls, cl, t);
+    ev->searches = k >= 0 ? ls->searches[k] : 0;
+    ev->named = ev->searches ? initlog_named(ls, cl->hosts[h].name) : 0;
+    for (int m = 0; ev->searches && m < lc->a.n; m++)
+        ev->line_named += initlog_named(ls, cl->hosts[lc->host[m]].name);
+    double mine = -1, all = 0;
+    for (int m = 0; c && m < lc->a.n; m++) {
+        const hk_calib_host *x = &c[lc->host[m]];
+        all += x->found ? x->attempts : 0;
+        mine = lc->host[m] == h && x->found ? x->attempts : mine;
+    }
+    ev->share_measured = mine > 0 && all > 0;
+    ev->share = ev->share_measured ? mine / all : 1.0 / lc->a.n;
+    if (ev->fitted && c)
+        ev->within = within(lc, c, ev->f.sigma);
+}
+
 
 /* The busiest table by the status: timed attempts of its first line, per second. */
 static double status_rate(const hk_cluster *cl, const hk_calib_host *c, int *table)
@@ -247,13 +343,19 @@ static void path_for(const char *path, const char *out, char *buf, size_t n)
 }
 
 static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk_calib_host *c,
-                     const logsum *ls)
+                     logsum *ls)
 {
     if (a->log) {
         double span = (double)(ls->last_us - ls->first_us) / 1e6;
         fprintf(o, "# the query log, replayed: %ld searches over %.1f s from %d table name(s); "
-                "%ld entries that are no search and %ld lines that are no entry left out\n",
-                ls->n, span, ls->ntables, ls->not_search, ls->garbage);
+                "%ld entries that are no search and %ld lines that are no entry left out; %ld "
+                "failed (error=) and %ld partial (warning=), %ld of them naming no agent\n",
+                ls->n, span, ls->ntables, ls->not_search, ls->garbage, ls->failed, ls->warned,
+                ls->unnamed);
+        if (a->min_msec > 0)
+            fprintf(o, "# WARNING: query_log_min_msec = %lld: the log holds only queries slower "
+                    "than that, so this trace's rate is too low and its times too slow\n",
+                    a->min_msec);
         char log[PATH_MAX];
         path_for(a->log, a->out, log, sizeof log);
         fprintf(o, "workload {\n    arrivals = trace(%s)\n    duration = %llds\n", log,
@@ -280,7 +382,7 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk
 }
 
 static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
-                          const hk_status_file *st, const hk_calib_host *c, const logsum *ls)
+                          const hk_status_file *st, const hk_calib_host *c, logsum *ls)
 {
     char cfg[PATH_MAX];
     path_for(a->config, a->out, cfg, sizeof cfg);
@@ -296,8 +398,10 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
             a->log ? "  start = trace" : "");
     int missing = 0;
     for (int h = 0; h < cl->nhosts; h++) {
-        if (c && c[h].found)
-            mirror_section(o, cl, h, &c[h]);
+        evidence ev;
+        evidence_of(cl, h, c, a->log ? ls : NULL, &ev);
+        if ((c && c[h].found) || ev.fitted || ev.named)
+            mirror_section(o, cl, h, c ? &c[h] : NULL, &ev);
         else
             missing++;
     }
@@ -320,6 +424,18 @@ static int load_cluster(const init_args *a, const hk_status_file *st, hk_loaded 
     return 0;
 }
 
+/* query_log_min_msec of the config's searchd section (the tables' config, else the file's). */
+static long long min_msec(const hk_loaded *L)
+{
+    const hk_conf *c = L->tables ? L->tables : L->conf;
+    const hk_section *sec = hk_conf_find(c, "searchd", NULL);
+    const hk_entry *e = sec ? hk_sec_last(sec, "query_log_min_msec") : NULL;
+    long long v = 0;
+    int bad;
+    const char *what;
+    return e && hk_int_parse(e->value, 0, 1LL << 40, &v, &bad, &what) == 0 ? v : 0;
+}
+
 int hasim_init(int argc, char **argv)
 {
     init_args a;
@@ -338,14 +454,20 @@ int hasim_init(int argc, char **argv)
     if ((a.status && (hk_file_read(a.status, &buf, &len, &e) < 0 ||
                       hk_statread(buf, len, a.status, &st, &e) < 0)) ||
         load_cluster(&a, a.status ? &st : NULL, &L, &e) < 0 || !(cl = L.cl) ||
-        (a.log && read_log(a.log, &ls, &e) < 0)) {
+        (a.log && initlog_read(a.log, &ls, &e) < 0)) {
         hk_print_err(P, &e);
     } else if (a.status && hk_calib(&st, cl, &c) < 0) {
         rc = HK_EXIT_RUN;
     } else {
         warn_short(cl, c);
+        a.min_msec = min_msec(&L);
+        if (a.log && a.min_msec > 0)
+            fprintf(stderr, P ": note: %s logs only queries slower than query_log_min_msec = "
+                    "%lld ms: the trace's rate is too low and its times too slow (the scenario "
+                    "says so)\n", a.config, a.min_msec);
         rc = write_out(&a, cl, a.status ? &st : NULL, c, &ls);
     }
+    initlog_free(&ls);
     free(buf);
     free(c);
     hk_status_file_free(&st);

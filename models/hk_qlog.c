@@ -92,8 +92,58 @@ static void clear(hk_qrec *q)
     q->t_us = 0;
     q->real_s = 0;
     q->table[0] = '\0';
+    q->nagents = 0;
+    q->outcome = HK_QLOG_ANSWERED;
+    q->blame[0] = '\0';
     if (q->qcap)
         q->query[0] = '\0';
+}
+
+/* "agent HOST:PORT:" in t (up to its end e) -> q->blame. */
+static void blame_of(const char *t, const char *e, hk_qrec *q)
+{
+    for (const char *a = strstr(t, "agent "); a && a < e; a = strstr(a + 1, "agent ")) {
+        const char *h = a + 6;
+        size_t k = strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_");
+        if (!k || h[k] != ':' || !isdigit((unsigned char)h[k + 1]))
+            continue;
+        k += 1 + strspn(h + k + 1, "0123456789");
+        if (k < sizeof q->blame && h + k <= e) {
+            memcpy(q->blame, h, k);
+            q->blame[k] = '\0';
+            return;
+        }
+    }
+}
+
+/* The comment after the statement: agents=(...), warning=, error=. */
+static void tail_comment(const char *sql, hk_qrec *q)
+{
+    const char *c = strstr(sql, "/* "), *e;
+    while (c && strstr(c + 3, "/* ")) /* the last comment of the line */
+        c = strstr(c + 3, "/* ");
+    if (!c || !(e = strstr(c, "*/")))
+        return;
+    const char *a = strstr(c, "agents=(");
+    for (const char *p = a && a < e ? a + 8 : NULL; p && q->nagents < HK_QLOG_AGENTS;) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !(v >= 0 && v <= HK_QLOG_REAL_MAX))
+            break;
+        q->agent_s[q->nagents++] = v;
+        p = end;
+        while (*p == ' ')
+            p++;
+        p = *p == ',' ? p + 1 : NULL;
+    }
+    const char *w = strstr(c, "warning="), *x = strstr(c, "error=");
+    if (x && x < e && (x == c + 3 || x[-1] == ' ')) {
+        q->outcome = HK_QLOG_FAILED;
+        blame_of(x, e, q);
+    } else if (w && w < e) {
+        q->outcome = HK_QLOG_WARNED;
+        blame_of(w, e, q);
+    }
 }
 
 int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
@@ -137,6 +187,7 @@ int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
     }
     if (q->qcap)
         match_text(sql, q->query, q->qcap);
+    tail_comment(sql, q);
     q->t_us = t - (int64_t)(q->real_s * 1e6);
     return 1;
 }

@@ -1,6 +1,10 @@
 /* hk_qlog: one line of a searchd query log, as a replayable query.
  *   sphinxql: / * Sun Apr 28 12:38:02.808 2024 conn 2 (127.0.0.1:53228) real 0.000 wall 0.000
  *             found 0 * / SELECT ... FROM t WHERE MATCH('text') ...; / * agents=(...) * /
+ *             the closing comment: agents=(0.006, 0.005) per agent line in seconds, then
+ *             warning=TEXT (a partial result) or error=TEXT (a failed query), whose TEXT names
+ *             the agent ("index t: agent 10.0.0.2:9312: remote error: ..."), as 2.2.11 and
+ *             Manticore write them
  *   plain:    [Sun Apr 28 15:09:38.712 2024] 0.000 sec 0.000 sec [ext2/0/ext 0 (0,20)] [t] text
  * Timestamps are written when the query ends, in the server's local time; the
  * arrival is taken as timestamp - real. Times are read as if UTC (a DST jump
@@ -16,10 +20,22 @@
 #define HK_QLOG_YEAR_MAX 2200
 #define HK_QLOG_REAL_MAX 1e6     /* seconds a logged query may have taken */
 
+#define HK_QLOG_AGENTS 64        /* agents=(...) times kept per line (one per agent line) */
+
+/* What the log says came back (sphinxql format: the comment after the statement). */
+enum { HK_QLOG_ANSWERED = 0,     /* no error= or warning= */
+       HK_QLOG_WARNED = 1,       /* warning=...: a partial result (an agent failed) */
+       HK_QLOG_FAILED = 2 };     /* error=...: the query failed */
+
 typedef struct hk_qrec {
     int64_t t_us;                /* arrival, µs since the epoch */
     double real_s;               /* query time the log recorded */
     char table[128];
+    int nagents;                 /* agents=(t1, t2, ...): per agent line, positional */
+    double agent_s[HK_QLOG_AGENTS];
+    int outcome;                 /* HK_QLOG_ANSWERED, _WARNED, _FAILED */
+    char blame[128];             /* the HOST:PORT its warning or error names ("agent H:P: ..."),
+                                    "" when it names none */
     char *query;                 /* full-text part (what MATCH() held): the caller's buffer */
     size_t qcap;                 /* its size; strlen(line) + 1 is always enough */
 } hk_qrec;

@@ -26,6 +26,7 @@ H="$B/hareal"
 P=$(( 21000 + ($$ % 190) * 10 ))  # 21000-22910: below the ephemeral range, apart from other tests
 M1=$P; M2=$((P+1)); API1=$((P+2)); API2=$((P+3)); QL=$((P+4))
 M3=$((P+5)); M4=$((P+6)); M5=$((P+7)); M6=$((P+8)); DS=$((P+9)); QL2=$((P+10))
+M7=$((P+11)); M8=$((P+12))
 wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 sql() { mysql -h127.0.0.1 -P$QL -N -B -e "$1" 2>&1; }
 
@@ -34,6 +35,9 @@ sql() { mysql -h127.0.0.1 -P$QL -N -B -e "$1" 2>&1; }
 i=3; for ms in 10 5 30 3; do
   "$H" mirror --listen 127.0.0.1:$((P + i + 2)) --service "constant(${ms}ms)" --log "$T/m$i.csv" --quiet & PIDS+=($!); i=$((i+1))
 done
+# the ERROR evidence of 5b: M7 answers 5% of its queries with an ERROR reply
+"$H" mirror --listen 127.0.0.1:$M7 --service "lognormal(median=3ms, sigma=0.4)" --errors 0.05 --seed 3 --quiet & PIDS+=($!)
+"$H" mirror --listen 127.0.0.1:$M8 --service "lognormal(median=3ms, sigma=0.4)" --seed 4 --quiet & PIDS+=($!)
 cat > "$T/sphinx.conf" <<CONF
 index dist
 {
@@ -130,6 +134,13 @@ index d2
     agent       = 127.0.0.1:$M3|127.0.0.1:$M4|127.0.0.1:$M5|127.0.0.1:$M6:d2shard
     ha_strategy = noerrors
 }
+index e2
+{
+    type        = distributed
+    agent       = 127.0.0.1:$M7|127.0.0.1:$M8:e2a
+    agent       = 127.0.0.1:$M8:e2b
+    ha_strategy = random
+}
 searchd
 {
     listen           = 127.0.0.1:$QL2:mysql41
@@ -163,6 +174,25 @@ for i in 3 4 5 6; do
   sim=$(awk -F, -v m="127.0.0.1:$((P + i + 2))" '$1 == "d2" && $3 == m {printf "%.3f", $5}' "$T/model/summary.csv")
   check "d2 mirror $((i-2)): predicted share $sim vs searchd's $real (within 4 points)" 'awk -v a="$sim" -v b="$real" "BEGIN {d = a - b; exit !(a != \"\" && d < 0.04 && d > -0.04)}"'
 done
+
+# 5b. the log's ERROR evidence: searchd logs each ERROR reply of M7 as a partial result
+# ("warning=index e2: agent 127.0.0.1:M7: remote error: ..."), which SHOW AGENT STATUS cannot
+# show; init turns it into M7's error rate and the agents=() times into a fitted shape, and the
+# model's partial results come back at the log's rate
+wait_port $M7; wait_port $M8
+timeout 8 mysqlslap -h127.0.0.1 -P$QL2 --concurrency=2 --iterations=1 --number-of-queries=1000000 \
+  --create-schema=e2 --query="SELECT * FROM e2 WHERE MATCH('load')" > /dev/null 2>&1
+sleep 0.2
+logq=$(grep -c "FROM e2 " "$T/prod/query.log"); logw=$(grep "FROM e2 " "$T/prod/query.log" | grep -c "warning=index e2: agent 127.0.0.1:$M7: remote error")
+all=$(grep -c "^/\* " "$T/prod/query.log")
+check "searchd logged M7's ERROR replies as partial results ($logw of $logq e2 queries)" '[ "$logq" -gt 500 ] && [ "$logw" -gt 5 ]'
+"$B/hasim" init --config "$T/prod.conf" --log "$T/prod/query.log" --variant sphinx2 --out "$T/ev.scn" > /dev/null 2> "$T/ev.err"
+check "init: M7's error rate from the log" '[ $? -eq 0 ] && grep -A3 "^mirror 127.0.0.1:$M7 " "$T/ev.scn" | grep -Eq "^    errors = 0\.0[3-7][0-9]* +# the query log: $logw of the"'
+check "init: the e2 lines' shape fitted from agents=() (KS distance under 0.05)" 'grep -A2 "^mirror 127.0.0.1:$M8 " "$T/ev.scn" | grep -Eq "service = (lognormal|gamma)\(.*fitted to [0-9]+ agents=\(\) times of table e2, agent line 1 \((lognormal|gamma); KS distance 0\.0[0-4]"'
+check "init: d2's mirrors keep their measured means and get their own spread, not the line's" 'grep -A2 "^mirror 127.0.0.1:$M3 " "$T/model.scn" | grep -Eq "service = lognormal\(median=[0-9.]+ms, sigma=0\.[0-9]+\) +# mean (9|10|11)\.[0-9]+ ms measured; sigma: the lognormal fitted to"'
+"$B/hasim" "$T/ev.scn" --out "$T/ev" --quiet 2> /dev/null
+sim_part=$(sed -n 's/^queries: \([0-9]*\): answered [0-9]* (ok [0-9]*, partial \([0-9]*\)).*/\2 \1/p' "$T/ev/report.txt")
+check "the model's partial results at the log's rate within a point (log $logw/$all, model ${sim_part:-none})" '[ -n "$sim_part" ] && awk -v s="$sim_part" -v w=$logw -v a=$all "BEGIN {split(s, x, \" \"); d = x[1] / x[2] - w / a; exit !(x[2] > 0 && d < 0.01 && d > -0.01)}"'
 
 # 6. the Debian sample config: the agents searchd skips, hakarma skips, for the same reasons
 zcat /usr/share/doc/sphinxsearch/sphinx.conf.sample.gz | sed -e 's/^\(\s*\)# agent\(\s*=\)/\1agent\2/' \

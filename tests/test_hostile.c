@@ -112,6 +112,48 @@ static void times_and_numbers(void **st)
     assert_int_equal(hk_real_parse("0.5", 0, 1, &x, &bad, &what), 0);
 }
 
+/* The evidence in a sphinxql line's closing comment, as a real 2.2.11 master writes it. */
+static void query_log_evidence(void **st)
+{
+    (void)st;
+    char buf[256];
+    hk_qrec q = {0};
+    q.query = buf;
+    q.qcap = sizeof buf;
+    int col;
+    const char *what;
+    assert_int_equal(hk_qlog_sphinxql("/* Fri Dec  4 05:02:39.882 2026 conn 1 real 0.005 wall 0.005 "
+                                      "found 0 */ SELECT * FROM dist WHERE MATCH('q1'); /* agents="
+                                      "(0.006, 0.0051) */", &q, &col, &what), 1);
+    assert_int_equal(q.nagents, 2);
+    assert_near(q.agent_s[0], 0.006, 1e-12);
+    assert_near(q.agent_s[1], 0.0051, 1e-12);
+    assert_int_equal(q.outcome, HK_QLOG_ANSWERED);
+    assert_string_equal(q.blame, "");
+    /* one agent line whose agent answered ERROR: the query failed, no agents=() */
+    assert_int_equal(hk_qlog_sphinxql("/* Fri Dec  4 05:02:40.122 2026 conn 16 real 0.005 wall 0.005 "
+                                      "found 0 */ SELECT * FROM dist WHERE MATCH('q16'); /* error="
+                                      "index dist: agent 127.0.0.1:31002: remote error: hakarma "
+                                      "mirror: injected error */", &q, &col, &what), 1);
+    assert_int_equal(q.outcome, HK_QLOG_FAILED);
+    assert_string_equal(q.blame, "127.0.0.1:31002");
+    assert_int_equal(q.nagents, 0);
+    /* two lines, one failed: a partial result, the times of both */
+    assert_int_equal(hk_qlog_sphinxql("/* Sun Apr 28 12:38:02.808 2024 conn 2 real 0.006 wall 0.006 "
+                                      "found 3 */ SELECT * FROM products WHERE MATCH('x'); /* agents="
+                                      "(0.006, 0.005) warning=index products: agent box4.lan:9312: "
+                                      "remote error: no such index */", &q, &col, &what), 1);
+    assert_int_equal(q.outcome, HK_QLOG_WARNED);
+    assert_string_equal(q.blame, "box4.lan:9312");
+    assert_int_equal(q.nagents, 2);
+    /* a remote error text that names no agent: counted, blamed on nobody */
+    assert_int_equal(hk_qlog_sphinxql("/* Sun Apr 28 12:38:02.808 2024 conn 2 real 0.006 wall 0.006 "
+                                      "found 0 */ SELECT * FROM d WHERE MATCH('x'); /* warning=index "
+                                      "d: all agents failed */", &q, &col, &what), 1);
+    assert_int_equal(q.outcome, HK_QLOG_WARNED);
+    assert_string_equal(q.blame, "");
+}
+
 static void query_logs(void **st)
 {
     (void)st;
@@ -180,7 +222,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(distributions), cmocka_unit_test(arrivals),
-        cmocka_unit_test(times_and_numbers), cmocka_unit_test(query_logs),
+        cmocka_unit_test(times_and_numbers), cmocka_unit_test(query_logs), cmocka_unit_test(query_log_evidence),
         cmocka_unit_test(workers), cmocka_unit_test(scenario_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,136 @@
+/* hasim_initlog: a query log read for hasim init (see hasim_init.h) — how many searches over
+ * which span, the ERROR evidence by the agent it names, and a uniform sample of each agent
+ * line's times (at most LOG_SAMPLES a line: memory bounded by lines, not queries). */
+#include "hasim_init.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_trace.h"
+
+#define P "hasim init"
+
+/* xorshift64*: the sample's choices, the same for the same log. */
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+/* One time of line l (reservoir sampling: each of the `seen` so far kept with equal chance). */
+static void keep(logline *l, double ms, uint64_t *rs)
+{
+    if (!l->ms && !(l->ms = malloc(LOG_SAMPLES * sizeof *l->ms)))
+        return;
+    l->seen++;
+    if (l->n < LOG_SAMPLES) {
+        l->ms[l->n++] = ms;
+        return;
+    }
+    uint64_t k = next(rs) % (uint64_t)l->seen;
+    if (k < LOG_SAMPLES)
+        l->ms[k] = ms;
+}
+
+static int table_index(logsum *ls, const char *name)
+{
+    int k = 0;
+    while (k < ls->ntables && strcmp(ls->tables[k], name))
+        k++;
+    if (k == ls->ntables && k < LOG_TABLES)
+        snprintf(ls->tables[ls->ntables++], sizeof ls->tables[0], "%s", name);
+    return k < LOG_TABLES ? k : -1;
+}
+
+static void blame(logsum *ls, const hk_qrec *q)
+{
+    ls->failed += q->outcome == HK_QLOG_FAILED;
+    ls->warned += q->outcome == HK_QLOG_WARNED;
+    if (!q->blame[0]) {
+        ls->unnamed++;
+        return;
+    }
+    int h = 0;
+    while (h < ls->nhosts && strcmp(ls->hosts[h].name, q->blame))
+        h++;
+    if (h == LOG_HOSTS)
+        return;
+    if (h == ls->nhosts)
+        snprintf(ls->hosts[ls->nhosts++].name, sizeof ls->hosts[0].name, "%s", q->blame);
+    ls->hosts[h].failed += q->outcome == HK_QLOG_FAILED;
+    ls->hosts[h].warned += q->outcome == HK_QLOG_WARNED;
+}
+
+static void record(logsum *ls, const hk_qrec *q)
+{
+    if (!ls->n++)
+        ls->first_us = q->t_us;
+    ls->last_us = q->t_us > ls->last_us ? q->t_us : ls->last_us;
+    int k = table_index(ls, q->table);
+    if (k >= 0) {
+        ls->searches[k]++;
+        for (int j = 0; j < q->nagents && j < LOG_LINES; j++)
+            keep(&ls->line[k][j], 1000 * q->agent_s[j], &ls->rs);
+    }
+    if (q->outcome != HK_QLOG_ANSWERED)
+        blame(ls, q);
+}
+
+int initlog_read(const char *path, logsum *ls, hk_err *e)
+{
+    hk_trace t;
+    hk_qrec q = {0};
+    memset(ls, 0, sizeof *ls);
+    ls->rs = 0x9E3779B97F4A7C15ULL;
+    if (hk_trace_open(&t, path, HK_TRACE_AUTO, NULL, e) < 0)
+        return -1;
+    int r;
+    while ((r = hk_trace_next(&t, &q, e)) == 1)
+        record(ls, &q);
+    ls->not_search = t.skipped;
+    ls->garbage = t.garbage;
+    hk_trace_close(&t);
+    if (r == 0 && (ls->not_search || ls->garbage))
+        fprintf(stderr, P ": note: %s: %ld entries that are no search (SHOW, SET, SELECT 1, ...) "
+                "and %ld lines that are no log entry were not taken as searches\n", path,
+                ls->not_search, ls->garbage);
+    return r < 0 ? -1 : 0;
+}
+
+void initlog_free(logsum *ls)
+{
+    for (int k = 0; k < LOG_TABLES; k++)
+        for (int j = 0; j < LOG_LINES; j++)
+            free(ls->line[k][j].ms);
+}
+
+int initlog_table(const logsum *ls, const hk_cluster *cl, int t)
+{
+    for (int k = 0; k < ls->ntables; k++)
+        if (!strcmp(ls->tables[k], cl->tables[t].name))
+            return k;
+    return ls->ntables == 1 && cl->ntables == 1 ? 0 : -1;
+}
+
+long initlog_named(const logsum *ls, const char *host)
+{
+    for (int h = 0; h < ls->nhosts; h++)
+        if (!strcmp(ls->hosts[h].name, host))
+            return ls->hosts[h].failed + ls->hosts[h].warned;
+    return 0;
+}
+
+int initlog_fit(logsum *ls, const hk_cluster *cl, int t, int j, hk_fit *f)
+{
+    int k = initlog_table(ls, cl, t);
+    if (k < 0 || j >= LOG_LINES)
+        return -1;
+    logline *l = &ls->line[k][j];
+    int whole = 1; /* the log's times are whole milliseconds (2.2.11, Manticore): spread them */
+    for (long i = 0; i < l->n && whole; i++)
+        whole = fabs(l->ms[i] - floor(l->ms[i] + 0.5)) < 1e-6;
+    return l->n ? hk_fit_times(l->ms, l->n, whole ? 1.0 : 0, f) : -1;
+}

@@ -1,0 +1,93 @@
+/* hk_fit: maximum-likelihood shapes of observed times (see hk_fit.h). */
+#include "hk_fit.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_psi.h>
+#include <math.h>
+#include <stdlib.h>
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* sup |F_n - F| over the sorted samples x[0..n), F the fitted CDF. */
+static double ks(const double *x, long n, hk_fit_kind k, const hk_fit *f)
+{
+    double d = 0;
+    for (long i = 0; i < n; i++) {
+        double F = k == HK_FIT_LOGNORMAL ? gsl_cdf_lognormal_P(x[i], log(f->median), f->sigma)
+                                         : gsl_cdf_gamma_P(x[i], f->shape, f->scale);
+        double lo = F - (double)i / (double)n, hi = (double)(i + 1) / (double)n - F;
+        d = fmax(d, fmax(lo, hi));
+    }
+    return d;
+}
+
+/* Gamma's shape from s = log(mean) - mean(log x): Minka's start, then Newton on
+ * log(k) - psi(k) = s. */
+static double gamma_shape(double s)
+{
+    if (!(s > 0))
+        return 1e6; /* every sample equal: as narrow as a gamma gets */
+    double k = (3 - s + sqrt((s - 3) * (s - 3) + 24 * s)) / (12 * s);
+    for (int i = 0; i < 20; i++) {
+        double g = log(k) - gsl_sf_psi(k) - s, dg = 1 / k - gsl_sf_psi_1(k);
+        double next = k - g / dg;
+        k = next > 0 ? next : k / 2;
+    }
+    return k;
+}
+
+/* Each run of equal values v of sorted x: spread over [v, v + q), in order. */
+static void spread(double *x, long n, double q)
+{
+    for (long i = 0; i < n;) {
+        long j = i;
+        while (j < n && x[j] == x[i])
+            j++;
+        for (long k = i; k < j; k++)
+            x[k] += q * ((double)(k - i) + 0.5) / (double)(j - i);
+        i = j;
+    }
+}
+
+int hk_fit_times(double *x, long n, double q, hk_fit *f)
+{
+    long lo = 0;
+    qsort(x, (size_t)n, sizeof *x, by_value);
+    if (q > 0)
+        spread(x, n, q);
+    while (lo < n && !(x[lo] > 0))
+        lo++;
+    long m = n - lo;
+    if (m < HK_FIT_MIN)
+        return -1;
+    const double *y = x + lo;
+    double sl = 0, s = 0;
+    for (long i = 0; i < m; i++) {
+        sl += log(y[i]);
+        s += y[i];
+    }
+    double mu = sl / (double)m, mean = s / (double)m, v = 0;
+    for (long i = 0; i < m; i++)
+        v += (log(y[i]) - mu) * (log(y[i]) - mu);
+    f->n = m;
+    f->mean = mean;
+    f->median = exp(mu);
+    f->sigma = sqrt(v / (double)m);
+    if (f->sigma < 1e-3)
+        f->sigma = 1e-3; /* the log's millisecond rounding: never a zero-width shape */
+    f->shape = gamma_shape(log(mean) - mu);
+    f->scale = mean / f->shape;
+    f->ks_lognormal = ks(y, m, HK_FIT_LOGNORMAL, f);
+    f->ks_gamma = ks(y, m, HK_FIT_GAMMA, f);
+    f->kind = f->ks_gamma < f->ks_lognormal ? HK_FIT_GAMMA : HK_FIT_LOGNORMAL;
+    return 0;
+}
+
+double hk_fit_ks(const hk_fit *f)
+{
+    return f->kind == HK_FIT_GAMMA ? f->ks_gamma : f->ks_lognormal;
+}

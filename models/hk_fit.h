@@ -1,0 +1,29 @@
+/* hk_fit: a latency shape fitted to observed times by maximum likelihood — lognormal (closed
+ * form) and gamma (Minka's Newton steps on the digamma equation) — and how far each lies from
+ * the data (the Kolmogorov-Smirnov distance: the largest gap between the empirical and the
+ * fitted CDF). hasim init fits the per-agent-line times of a query log's agents=(...). */
+#ifndef HK_FIT_H
+#define HK_FIT_H
+
+#define HK_FIT_MIN 30            /* fewer positive samples: no fit (a guess is said instead) */
+
+typedef enum { HK_FIT_LOGNORMAL, HK_FIT_GAMMA } hk_fit_kind;
+
+typedef struct hk_fit {
+    hk_fit_kind kind;            /* the one with the smaller distance */
+    double median, sigma;        /* lognormal, in the samples' unit */
+    double shape, scale;         /* gamma */
+    double ks_lognormal, ks_gamma;
+    long n;                      /* positive samples used (zeros are below the log's ms) */
+    double mean;
+} hk_fit;
+
+/* Fit x[0..n) (sorted and changed in place). q > 0: the samples were cut to multiples of q (a
+ * query log's milliseconds: 0.003 s is anything from 3 to 4 ms), so each run of equal values
+ * v is spread evenly over [v, v + q) before the fit, as the unrounded times were; q = 0: exact
+ * times, of which only the positive are used. 0, or -1 when fewer than HK_FIT_MIN remain. */
+int hk_fit_times(double *x, long n, double q, hk_fit *out);
+/* The fitted distance of the kind chosen. */
+double hk_fit_ks(const hk_fit *f);
+
+#endif
