@@ -12,6 +12,7 @@
 #include "hasim_init.h"
 #include "hk_calib.h"
 #include "hk_file.h"
+#include "hk_statjson.h"
 #include "hk_time.h"
 #include "hk_trace.h"
 
@@ -424,6 +425,23 @@ static int load_cluster(const init_args *a, const hk_status_file *st, hk_loaded 
     return 0;
 }
 
+/* A saved status in any form: the mysql client's (hk_statread), or Manticore's HTTP JSON turned
+ * into its rows first (then line N is data row N, and the file is named so). */
+static int read_status(const char *path, char **buf, size_t *len, hk_status_file *st, hk_err *e)
+{
+    if (!hk_statjson_is(*buf, *len))
+        return hk_statread(*buf, *len, path, st, e);
+    char *tsv, name[300];
+    size_t n;
+    if (hk_statjson(*buf, *len, path, &tsv, &n, e) < 0)
+        return -1;
+    free(*buf);
+    *buf = tsv;
+    *len = n;
+    snprintf(name, sizeof name, "%s data row", path);
+    return hk_statread(tsv, n, name, st, e);
+}
+
 /* query_log_min_msec of the config's searchd section (the tables' config, else the file's). */
 static long long min_msec(const hk_loaded *L)
 {
@@ -452,7 +470,7 @@ int hasim_init(int argc, char **argv)
     size_t len;
     rc = HK_EXIT_INPUT;
     if ((a.status && (hk_file_read(a.status, &buf, &len, &e) < 0 ||
-                      hk_statread(buf, len, a.status, &st, &e) < 0)) ||
+                      read_status(a.status, &buf, &len, &st, &e) < 0)) ||
         load_cluster(&a, a.status ? &st : NULL, &L, &e) < 0 || !(cl = L.cl) ||
         (a.log && initlog_read(a.log, &ls, &e) < 0)) {
         hk_print_err(P, &e);

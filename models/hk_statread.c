@@ -25,6 +25,8 @@ typedef struct rd {
     const char *file;
     int line;
     hk_err *err;
+    char vkey[256];              /* mysql -E / \G: the "Key:" line waiting for its "Value:" */
+    int vline;                   /* its line, 0 none */
 } rd;
 
 static int all_digits(const char *s, size_t n)
@@ -210,14 +212,45 @@ static int split(char *s, char **key, char **val)
     return 0;
 }
 
+/* mysql -E (or \G): "*** N. row ***", "  Key: K", "Value: V". 1 when s was such a line
+ * (*k, *v set on its Value line, else NULL), 0 not one, -1 a Value without its Key. */
+static int vertical(rd *x, char *s, char **k, char **v)
+{
+    char *t = s + strspn(s, " ");
+    *k = *v = NULL;
+    if (!strncmp(t, "*****", 5))
+        return 1;
+    if (!strncmp(t, "Key: ", 5) || !strcmp(t, "Key:")) {
+        snprintf(x->vkey, sizeof x->vkey, "%s", t[4] ? t + 5 : "");
+        x->vline = x->line;
+        return 1;
+    }
+    if (strncmp(t, "Value:", 6))
+        return 0;
+    if (!x->vline)
+        return hk_err_set(x->err, x->file, x->line, (int)(t - s) + 1, "expected a 'Key:' line "
+                          "before this 'Value:' (mysql -E output)");
+    *k = x->vkey;
+    *v = t + 6 + (t[6] == ' ');
+    for (char *e = *v + strlen(*v); e > *v && (e[-1] == ' ' || e[-1] == '\r');)
+        *--e = 0;
+    x->vline = 0;
+    return 1;
+}
+
 static int line(rd *x, char *s)
 {
     char *k, *v;
     if (!*s || *s == '+' || *s == '#' || !strncmp(s, "--", 2) || !strncmp(s, "mysql:", 6))
         return 0;
-    if (split(s, &k, &v) < 0)
-        return hk_err_set(x->err, x->file, x->line, 1, "expected KEY<TAB>VALUE (mysql -B) or "
-                          "| KEY | VALUE | (the mysql table)");
+    int vr = vertical(x, s, &k, &v);
+    if (vr < 0)
+        return -1;
+    if (vr == 1 && !k)
+        return 0; /* a row's stars, or its Key: line */
+    if (vr == 0 && split(s, &k, &v) < 0)
+        return hk_err_set(x->err, x->file, x->line, 1, "expected KEY<TAB>VALUE (mysql -B), "
+                          "| KEY | VALUE | (the mysql table) or Key: / Value: lines (mysql -E)");
     double d;
     if (!strcmp(k, "status_period_seconds")) {
         if (number(x, k, v, HK_STATREAD_PERIOD_MAX, &d) < 0)
@@ -238,7 +271,7 @@ int hk_statread(const char *text, size_t len, const char *file, hk_status_file *
 {
     memset(out, 0, sizeof *out);
     out->layout = HK_LAYOUT_SPHINX2;
-    rd x = {out, NULL, 0, file, 0, err};
+    rd x = {out, NULL, 0, file, 0, err, "", 0};
     char *buf = malloc(len + 1);
     if (!buf)
         return hk_err_set(err, file, 0, 0, "out of memory");
@@ -258,6 +291,9 @@ int hk_statread(const char *text, size_t len, const char *file, hk_status_file *
     }
     free(buf);
     free(x.window);
+    if (rc == 0 && x.vline)
+        rc = hk_err_set(err, file, x.vline, 1, "expected the 'Value:' line of this 'Key:' (the "
+                        "mysql -E output was cut short)");
     if (rc == 0 && out->nhosts == 0)
         rc = hk_err_set(err, file, 1, 1, "expected SHOW AGENT STATUS rows (ag_N_hostname, "
                         "ag_N_15periods_...) or SHOW STATUS agent rows (ag_TABLE_1_1_...)");

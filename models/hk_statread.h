@@ -1,5 +1,6 @@
 /* hk_statread: a saved SHOW AGENT STATUS (or SHOW STATUS) read back — the mysql client's
- * tab-separated output (-B, -e, with or without its header) and its boxed table output, from
+ * tab-separated output (-B, -e, with or without its header), its boxed table output (-t, and
+ * Manticore's /cli) and its vertical output (-E, \G), from
  * Sphinx 2.2.11 or Manticore (the layout is detected) — and what it says of each host: counters
  * of the widest window, or Manticore's lifetime per-agent counters of SHOW STATUS. Pure: reads a
  * buffer the caller owns. */

@@ -78,6 +78,25 @@ check "a bad status line: exit 3 at file:line, no scenario" '[ $? -eq 3 ] && gre
 $H init --status "$T/status.tsv" 2> "$T/noconf.err"
 check "no --config: exit 2" '[ $? -eq 2 ] && grep -q "expected --config" "$T/noconf.err"'
 
+# every form of the status: mysql -E (vertical) and Manticore's HTTP JSON give the -B scenario
+awk -F'\t' 'NR == 1 {next} {printf "*************************** %d. row ***************************\n  Key: %s\nValue: %s\n", NR - 1, $1, $2}' "$T/status.tsv" > "$T/status.vert"
+python3 -c 'import json, sys
+rows = [l.rstrip("\n").split("\t", 1) for l in open(sys.argv[1]) if "\t" in l][1:]
+print(json.dumps([{"columns": [{"Key": {"type": "string"}}, {"Value": {"type": "string"}}], "data": [{"Key": k, "Value": v} for k, v in rows], "total": len(rows), "error": "", "warning": ""}]))' "$T/status.tsv" > "$T/status.json"
+for form in vert json; do
+  $H init --config "$T/prod.conf" --status "$T/status.$form" --out "$T/m-$form.scn" > /dev/null 2>&1; rc=$?
+  check "init --status in the $form form: the -B scenario" '[ $rc -eq 0 ] && diff <(grep -v "^# Written" "$T/model.scn") <(grep -v "^# Written" "$T/m-$form.scn") > /dev/null'
+done
+printf '  Key: ag_0_hostname\n' > "$T/cut.vert"
+$H init --config "$T/prod.conf" --status "$T/cut.vert" 2> "$T/cut.err" > /dev/null; rc=$?
+check "a vertical status cut after a Key: exit 3 at its line" '[ $rc -eq 3 ] && grep -q "cut.vert:1:1: expected the .Value:. line of this .Key:." "$T/cut.err"'
+printf '[{"data":[{"Key":"ag_0_hostname"}]}]' > "$T/bad.json"
+$H init --config "$T/prod.conf" --status "$T/bad.json" 2> "$T/bj.err" > /dev/null; rc=$?
+check "a JSON row without its Value: exit 3, the row named" '[ $rc -eq 3 ] && grep -q "bad.json: data\[0\]: expected {.Key.: " "$T/bj.err"'
+printf '[{"data":[' > "$T/bad2.json"
+$H init --config "$T/prod.conf" --status "$T/bad2.json" 2> "$T/bj2.err" > /dev/null; rc=$?
+check "JSON cut short: exit 3 at line:column" '[ $rc -eq 3 ] && grep -q "bad2.json:1:10: expected JSON" "$T/bj2.err"'
+
 # relocatable: the paths init writes are relative to the scenario's own folder
 mkdir -p "$T/reloc/models"; cp "$T/prod.conf" "$T/reloc/"
 (cd "$T/reloc" && $H init --config prod.conf --out models/m.scn > /dev/null 2>&1); rc=$?

@@ -160,6 +160,9 @@ wait_port $QL2; sleep 0.5  # a few pings: every mirror alive before the load
 timeout 12 mysqlslap -h127.0.0.1 -P$QL2 --concurrency=2 --iterations=1 --number-of-queries=1000000 \
   --create-schema=d2 --query="SELECT * FROM d2 WHERE MATCH('load')" > /dev/null 2>&1
 mysql -h127.0.0.1 -P$QL2 -B -e "SHOW AGENT STATUS" > "$T/prod_status.tsv" 2>&1
+# the same status as the real client prints it boxed (-t) and vertical (-E), straight after
+mysql -h127.0.0.1 -P$QL2 -t -e "SHOW AGENT STATUS" > "$T/prod_status.box" 2>&1
+mysql -h127.0.0.1 -P$QL2 -E -e "SHOW AGENT STATUS" > "$T/prod_status.vert" 2>&1
 sleep 0.2
 n=(); for i in 3 4 5 6; do n+=($(grep -c '"d2shard"' "$T/m$i.csv")); done
 tot=$((n[0] + n[1] + n[2] + n[3]))
@@ -167,6 +170,12 @@ check "searchd served the load ($tot queries over the 4 mirrors)" '[ $tot -gt 50
 "$B/hasim" init --config "$T/prod.conf" --status "$T/prod_status.tsv" --log "$T/prod/query.log" --out "$T/model.scn" > /dev/null 2> "$T/init.err"
 check "init reads searchd's config, status and log" '[ $? -eq 0 ] && grep -q "variant = sphinx2" "$T/model.scn" && grep -q "arrivals = trace($T/prod/query.log)" "$T/model.scn"'
 check "init: box means measured (10 ms mirror)" 'grep -A1 "^mirror 127.0.0.1:$M3 " "$T/model.scn" | grep -Eq "mean (9|10|11)\.[0-9]+ ms measured"'
+for form in box vert; do
+  "$B/hasim" init --config "$T/prod.conf" --status "$T/prod_status.$form" --log "$T/prod/query.log" --out "$T/model-$form.scn" > /dev/null 2>&1; rc=$?
+  # the status moved on between the captures (pings, a few queries): the hosts and the
+  # sections' shape must agree, each figure within 2%
+  check "init reads the real mysql client's -$([ $form = box ] && echo t || echo E) output like its -B" '[ $rc -eq 0 ] && [ "$(grep -c "^mirror 127" "$T/model-$form.scn")" = "$(grep -c "^mirror 127" "$T/model.scn")" ] && diff <(grep "^mirror\|^    service" "$T/model.scn" | sed "s/[0-9.]*//g") <(grep "^mirror\|^    service" "$T/model-$form.scn" | sed "s/[0-9.]*//g") > /dev/null && paste <(grep -o "mean [0-9.]* ms measured" "$T/model.scn" | grep -o "[0-9.]*") <(grep -o "mean [0-9.]* ms measured" "$T/model-$form.scn" | grep -o "[0-9.]*") | awk "{ if (\$1 <= 0 || (\$2 - \$1) / \$1 > 0.02 || (\$1 - \$2) / \$1 > 0.02) bad = 1 } END { exit bad || NR < 4 }"'
+done
 "$B/hasim" "$T/model.scn" --out "$T/model" --quiet 2> "$T/model.err"
 check "the model runs" '[ $? -eq 0 ] && [ -s "$T/model/summary.csv" ]'
 for i in 3 4 5 6; do
