@@ -105,10 +105,11 @@ static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double windo
     o->p_refuse = fmin(o->p_refuse, 1 - o->p_timeout); /* one outcome an attempt */
     o->p_warning = timed > 0 ? unit(s->c[HK_EV_WARNING] / timed) : 0;
     o->mean_ms = -1;
-    if (have_total && answered > 0) {
+    if (have_total && answered >= HK_CALIB_MIN_ANSWERED) {
         double t = total_ms - qt * (double)set->query_timeout_us / 1e3 -
                    ct * (double)set->connect_timeout_us / 1e3;
-        o->mean_ms = t > 0 ? t / answered : -1; /* no time left: unknown, not 0 ms */
+        double m = t > 0 ? t / answered : -1; /* no time left: unknown, not 0 ms */
+        o->mean_ms = m <= HK_STATREAD_MS_MAX ? m : -1;
     }
     o->rtt_ms = s->connect_count > 0 ? s->connect_avg_ms : -1;
 }

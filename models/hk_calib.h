@@ -22,6 +22,10 @@
 #include "hk_cluster.h"
 #include "hk_statread.h"
 
+/* Fewer answered attempts than this (after the pings are taken out) leave the mean unknown:
+ * a status of pings only gave a mean of 9.6e14 ms, its time over a near-zero count. */
+#define HK_CALIB_MIN_ANSWERED 1.0
+
 typedef struct hk_calib_host {
     int found;                   /* the status had this host */
     double attempts;             /* timed attempts in the window (or lifetime) */
