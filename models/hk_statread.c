@@ -117,6 +117,10 @@ static int agent_row(rd *x, const char *key, const char *v)
         snprintf(h->name, sizeof h->name, "%s", v);
         return 0;
     }
+    if (!strcmp(rest, "errorsarow")) {
+        h->have_errorsarow = 1;
+        return number(x, key, v, HK_STATREAD_COUNT_MAX, &h->errorsarow);
+    }
     if (!strcmp(rest, "ping") || !strcmp(rest, "has_perspool") || !strcmp(rest, "need_resolve"))
         x->s->layout = HK_LAYOUT_MANTICORE;
     long p = strtol(rest, &end, 10);
@@ -130,7 +134,14 @@ static int agent_row(rd *x, const char *key, const char *v)
                 return -1;
             *(p == 1 ? &h->ev1 : &h->ev5) += d * (tenth ? 1000 : 1);
             *(p == 1 ? &h->have1 : &h->have5) = 1;
+            if (p == 1)
+                h->c1[ev_of[k]] = d * (tenth ? 1000 : 1);
         }
+    if (p == 1 && !strcmp(end + 8, "msecsperqueryy") && strcmp(v, "n/a")) {
+        if (number(x, key, v, HK_STATREAD_MS_MAX, &h->msecs1) < 0)
+            return -1;
+        h->have_msecs1 = 1;
+    }
     if (p < x->window[n])
         return 0;
     x->window[n] = (int)p;

@@ -30,6 +30,11 @@ typedef struct hk_sthost {
     int have1, have5;
     double msecs;                /* 2.2.11's msecsperqueryy: total time / events, ms */
     int have_msecs;
+    double c1[HK_EV_N];          /* the 1-period window's counters (an incident's window) */
+    double msecs1;               /* ... and its msecsperqueryy */
+    int have_msecs1;
+    double errorsarow;           /* errors in a row when the status was taken */
+    int have_errorsarow;
 } hk_sthost;
 
 typedef struct hk_status_file {
