@@ -307,23 +307,25 @@ static int read_workload(ctx *x)
 
 /* ---- sim -------------------------------------------------------------- */
 
-static int read_start(ctx *x, const hk_entry *e)
+/* A time of the sim section: epoch seconds or ISO 8601 (UTC), or 'trace' where allowed. */
+static int read_epoch(ctx *x, const hk_entry *e, int trace_ok, int64_t *us)
 {
     int bad;
     const char *what;
     long long v;
-    if (!strcmp(e->value, "trace")) {
-        x->s->start_us = HK_START_TRACE;
+    if (trace_ok && !strcmp(e->value, "trace")) {
+        *us = HK_START_TRACE;
         return 0;
     }
     if (hk_int_parse(e->value, 0, 7258118400LL, &v, &bad, &what) == 0) { /* epoch seconds */
-        x->s->start_us = v * HK_SEC;
+        *us = v * HK_SEC;
         return 0;
     }
-    if (hk_iso_parse(e->value, &x->s->start_us, &bad, &what) == 0)
+    if (hk_iso_parse(e->value, us, &bad, &what) == 0)
         return 0;
-    return hk_err_set(x->err, x->c->file, e->vline, e->vcol + bad, "start: expected %s, epoch "
-                      "seconds, or 'trace', got '%s'", what, e->value);
+    return hk_err_set(x->err, x->c->file, e->vline, e->vcol + bad, "%s: expected %s, epoch "
+                      "seconds%s, got '%s'", e->key, what, trace_ok ? ", or 'trace'" : "",
+                      e->value);
 }
 
 static int read_sim(ctx *x)
@@ -338,8 +340,9 @@ static int read_sim(ctx *x)
     if (!sec)
         return 0;
     static const char *const keys[] = {"seed", "replications", "variant", "strategy", "config",
-                                       "start", NULL};
-    if (keys_known(x, sec, keys, "seed, replications, variant, strategy, config or start") < 0)
+                                       "start", "started", NULL};
+    if (keys_known(x, sec, keys, "seed, replications, variant, strategy, config, start or "
+                   "started") < 0)
         return -1;
     const hk_entry *e;
     long long v;
@@ -359,9 +362,12 @@ static int read_sim(ctx *x)
     if ((e = hk_sec_last(sec, "strategy")) && (s->strategy = hk_strat_find_any(e->value)) < 0)
         return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "strategy: expected %s, got "
                           "'%s'", hk_strat_all_names(), e->value);
-    if ((e = hk_sec_last(sec, "start")) && read_start(x, e) < 0)
+    if ((e = hk_sec_last(sec, "start")) && read_epoch(x, e, 1, &s->start_us) < 0)
         return -1;
     s->start_given = e != NULL;
+    if ((e = hk_sec_last(sec, "started")) && read_epoch(x, e, 0, &s->started_us) < 0)
+        return -1;
+    s->started_given = e != NULL;
     return 0;
 }
 

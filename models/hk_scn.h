@@ -74,6 +74,10 @@ typedef struct hk_scn {
     int64_t start_us;            /* simulated time 0 in µs since the epoch (karma blocks are
                                     numbered from the epoch, as searchd numbers them) */
     int start_given;             /* sim { start = } was written */
+    int64_t started_us;          /* sim { started = }: when the master (searchd) loaded its
+                                    config, epoch µs: its lines' first weight recomputation
+                                    waits more than floor(K/2) s after it */
+    int started_given;           /* else the master starts with the run */
     int replications;
     int variant;                 /* hk_variant_id */
     int strategy;                /* -1 = as configured; else overrides every line */

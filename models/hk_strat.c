@@ -334,6 +334,12 @@ hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var)
     return l;
 }
 
+void hk_line_born(hk_line *l, int64_t now_us)
+{
+    l->last_recalc_s = secs_of(now_us);
+    l->calm_lo_us = l->calm_hi_us = 0; /* the next pick looks again */
+}
+
 void hk_line_free(hk_line *l)
 {
     if (!l)

@@ -75,6 +75,10 @@ const char *hk_strat_all_names(void);
 
 hk_line *hk_line_new(int n, hk_dash **dash, int strat, const hk_variant *var);
 void hk_line_free(hk_line *l);
+/* The master loaded the line at now_us (searchd: its config load, when each line takes its
+ * recompute timestamp): the first recomputation waits until more than floor(K/2) s after it.
+ * A line never told recomputes at its first pick. */
+void hk_line_born(hk_line *l, int64_t now_us);
 int hk_line_choose(hk_line *l, int64_t now_us, gsl_rng *r);
 void hk_line_probs(hk_line *l, int64_t now_us, double *p);
 /* An attempt on mirror i starts; it ends with ok (a usable reply) after latency_us. The

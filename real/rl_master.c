@@ -592,6 +592,8 @@ static int alloc_lines(rl_master *m)
             int strat = m->c.strategy >= 0 ? m->c.strategy : lc->strategy;
             m->lines[li] = hk_line_new(lc->a.n, d, strat, m->var);
             free(d);
+            if (m->lines[li])
+                hk_line_born(m->lines[li], rl_now_us()); /* as searchd's config load */
             m->st[li] = calloc((size_t)lc->a.n, sizeof **m->st);
             if (!m->lines[li] || !m->st[li])
                 return -1;

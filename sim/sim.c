@@ -116,6 +116,7 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     li->rt = rt;
     if (!li->l)
         return -1;
+    hk_line_born(li->l, w->s->started_given ? w->s->started_us : w->t0);
     for (int i = 0; i < lc->a.n; i++)
         rt[i].ext = li->l->ext != NULL;
     return 0;
