@@ -1,0 +1,327 @@
+/* hk_incident: a series of status snapshots as an incident's timeline (see hk_incident.h). */
+#include "hk_incident.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *hk_inc_state_name(hk_inc_state s)
+{
+    static const char *n[] = {"absent", "ok", "dead", "slow", "back"};
+    return n[s];
+}
+
+/* The span of the 1-period window at t: the newest block so far, and the whole one before it
+ * in the newest block's first half (as searchd sums its windows; blocks from the epoch). */
+static double span_at(double t, double k)
+{
+    double secs = floor(t), p = floor(secs / k) * k;
+    return t - p + (secs - p < floor(k / 2) ? k : 0);
+}
+
+static double failures(const double *c)
+{
+    return c[HK_EV_QUERY_TIMEOUT] + c[HK_EV_CONNECT_TIMEOUT] + c[HK_EV_CONNECT_FAILURE] +
+           c[HK_EV_NETWORK_ERROR] + c[HK_EV_WRONG_QUERY] + c[HK_EV_WRONG_REPLY] +
+           c[HK_EV_UNEXPECTED_CLOSE];
+}
+
+static void fill_cell(const hk_sthost *s, const hk_settings *set, double span, hk_inc_cell *x)
+{
+    const double *c = s->c1;
+    x->ok = c[HK_EV_SUCCESS] + c[HK_EV_WARNING]; /* a reply with a warning is an answer */
+    x->failed = failures(c);
+    x->refused = c[HK_EV_CONNECT_FAILURE];
+    x->ctimeout = c[HK_EV_CONNECT_TIMEOUT];
+    x->qtimeout = c[HK_EV_QUERY_TIMEOUT];
+    x->other = x->failed - x->refused - x->ctimeout - x->qtimeout;
+    x->errorsarow = s->have_errorsarow ? s->errorsarow : 0;
+    x->span_s = span;
+    x->mean_ms = -1;
+    double ev = 0;
+    for (int k = 0; k < HK_EV_N; k++)
+        ev += c[k];
+    double t = s->msecs1 * ev - x->qtimeout * (double)set->query_timeout_us / 1e3 -
+               x->ctimeout * (double)set->connect_timeout_us / 1e3;
+    if (s->have_msecs1 && x->ok >= 1 && t > 0)
+        x->mean_ms = t / x->ok;
+    int dead = x->failed > 0 && (x->ok < 1 || x->errorsarow >= HK_INCIDENT_DEAD_ROW);
+    x->state = dead ? HK_INC_DEAD : HK_INC_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each host's median mean over its answering windows, then which windows are slow. */
+static int medians(hk_incident *inc)
+{
+    double *v = malloc((size_t)inc->nsnap * sizeof *v);
+    if (!v)
+        return -1;
+    for (int h = 0; h < inc->nhosts; h++) {
+        int n = 0;
+        for (int i = 0; i < inc->nsnap; i++) {
+            const hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
+            if (x->state == HK_INC_OK && x->mean_ms > 0)
+                v[n++] = x->mean_ms;
+        }
+        qsort(v, (size_t)n, sizeof *v, cmp_double);
+        inc->median_ms[h] = n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : -1;
+        for (int i = 0; i < inc->nsnap && n >= 3; i++) {
+            hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
+            if (x->state == HK_INC_OK && x->ok >= 5 &&
+                x->mean_ms >= HK_INCIDENT_SLOW * inc->median_ms[h])
+                x->state = HK_INC_SLOW;
+        }
+    }
+    free(v);
+    return 0;
+}
+
+static const hk_inc_cell *at(const hk_incident *inc, int i, int h)
+{
+    return &inc->cell[(size_t)i * inc->nhosts + h];
+}
+
+/* The host's answer rate in window i, or -1 when i is outside or not answering. */
+static double rate_in(const hk_incident *inc, int i, int h)
+{
+    if (i < 0 || i >= inc->nsnap)
+        return -1;
+    const hk_inc_cell *x = at(inc, i, h);
+    int on = x->state == HK_INC_OK || x->state == HK_INC_BACK;
+    return on && x->ok >= 1 && x->span_s > 0 ? x->ok / x->span_s : -1;
+}
+
+/* Where in window i (taken at t[i]) a change happened: the answers before it (ok_before) at
+ * the rate of the neighbouring window r; clamped to the window and after the snapshot before. */
+static double place(const double *t, int i, double span, double answers, double r, int before)
+{
+    double lo = t[i] - span, hi = t[i];
+    if (i > 0 && t[i - 1] > lo)
+        lo = t[i - 1];
+    if (lo > hi)
+        lo = hi;
+    if (r <= 0)
+        return (lo + hi) / 2;
+    double x = before ? t[i] - span + answers / r : t[i] - answers / r;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static hk_fault_kind kind_of(const hk_incident *inc, int h, int first, int last)
+{
+    double r = 0, ct = 0, qt = 0;
+    for (int i = first; i <= last; i++) {
+        r += at(inc, i, h)->refused;
+        ct += at(inc, i, h)->ctimeout;
+        qt += at(inc, i, h)->qtimeout + at(inc, i, h)->other;
+    }
+    return r >= ct && r >= qt ? HK_FAULT_DOWN : ct >= qt ? HK_FAULT_STALL : HK_FAULT_STUCK;
+}
+
+static int add_fault(hk_incident *inc, const double *t, int h, int first, int last)
+{
+    hk_inc_fault *f = realloc(inc->faults, (size_t)(inc->nfaults + 1) * sizeof *f);
+    if (!f)
+        return -1;
+    inc->faults = f;
+    f = &inc->faults[inc->nfaults++];
+    memset(f, 0, sizeof *f);
+    const hk_inc_cell *a = at(inc, first, h);
+    f->host = h;
+    f->first = first;
+    f->last = last;
+    f->open = last == inc->nsnap - 1;
+    if (a->state == HK_INC_SLOW) {
+        double ok = 0, ms = 0;
+        for (int i = first; i <= last; i++) {
+            ok += at(inc, i, h)->ok;
+            ms += at(inc, i, h)->ok * at(inc, i, h)->mean_ms;
+        }
+        f->kind = HK_FAULT_SLOW;
+        f->factor = ms / ok / inc->median_ms[h];
+        f->from_s = first > 0 ? t[first - 1] : t[first] - a->span_s;
+        f->to_s = t[last];
+        return 0;
+    }
+    f->kind = kind_of(inc, h, first, last);
+    for (int i = first; i <= last; i++) {
+        f->failed += at(inc, i, h)->failed;
+        f->errorsarow = fmax(f->errorsarow, at(inc, i, h)->errorsarow);
+    }
+    f->from_s = place(t, first, a->span_s, a->ok, rate_in(inc, first - 1, h), 1);
+    if (f->open) {
+        f->to_s = inc->end_s;
+        return 0;
+    }
+    const hk_inc_cell *b = at(inc, last + 1, h), *d = at(inc, last, h); /* ended in b */
+    double r = rate_in(inc, last + 2, h), rf = d->span_s > 0 ? d->failed / d->span_s : 0;
+    f->to_s = place(t, last + 1, b->span_s, b->ok, r > 0 ? r : rate_in(inc, last + 1, h), 0);
+    /* The answers at the rate beside give a late bound: a host back at a master's low weight
+     * (2.2.11's 10% for a mirror without timed queries, until it re-weights) answers slower
+     * than after. The failures it still had, at the dead windows' rate (mostly pings), give an
+     * early one: the end is put between them. */
+    if (rf > 0 && b->failed > 0)
+        f->to_s = (f->to_s + place(t, last + 1, b->span_s, b->failed, rf, 1)) / 2;
+    if (f->to_s < f->from_s)
+        f->to_s = f->from_s;
+    return 0;
+}
+
+/* Runs of dead (or slow) windows per host become faults. */
+static int faults(hk_incident *inc, const double *t)
+{
+    for (int h = 0; h < inc->nhosts; h++)
+        for (int i = 0; i < inc->nsnap; i++) {
+            hk_inc_state s = at(inc, i, h)->state;
+            if (s != HK_INC_DEAD && s != HK_INC_SLOW)
+                continue;
+            int j = i;
+            while (j + 1 < inc->nsnap && at(inc, j + 1, h)->state == s)
+                j++;
+            if (add_fault(inc, t, h, i, j) < 0)
+                return -1;
+            if (s == HK_INC_DEAD && j + 1 < inc->nsnap && at(inc, j + 1, h)->state == HK_INC_OK)
+                inc->cell[(size_t)(j + 1) * inc->nhosts + h].state = HK_INC_BACK;
+            i = j;
+        }
+    return 0;
+}
+
+/* The healthy windows summed per host, scaled to the whole series, as one status. */
+static int base_status(hk_incident *inc, const hk_snap *s, const hk_cluster *cl)
+{
+    hk_status_file *b = &inc->base;
+    b->h = calloc((size_t)inc->nhosts + 1, sizeof *b->h);
+    if (!b->h)
+        return -1;
+    b->layout = s[0].st->layout;
+    b->period_s = (int64_t)inc->period_s;
+    double total = 0;
+    for (int i = 0; i < inc->nsnap; i++)
+        total += at(inc, i, 0)->span_s;
+    b->periods = (int)fmax(1, round(total / inc->period_s));
+    for (int h = 0; h < inc->nhosts; h++) {
+        hk_sthost *o = &b->h[b->nhosts];
+        double span = 0;
+        for (int i = 0; i < inc->nsnap; i++) {
+            const hk_inc_cell *x = at(inc, i, h);
+            if (x->state != HK_INC_OK)
+                continue;
+            const hk_sthost *e = NULL;
+            for (int k = 0; k < s[i].st->nhosts && !e; k++)
+                if (!strcmp(s[i].st->h[k].name, cl->hosts[h].name))
+                    e = &s[i].st->h[k];
+            double ev = 0;
+            for (int k = 0; e && k < HK_EV_N; k++) {
+                o->c[k] += e->c1[k];
+                ev += e->c1[k];
+            }
+            o->total_ms += e && e->have_msecs1 ? e->msecs1 * ev : 0;
+            o->have_total |= e && e->have_msecs1;
+            span += x->span_s;
+        }
+        if (span <= 0)
+            continue;
+        inc->healthy[h] = 1;
+        double scale = b->periods * inc->period_s / span;
+        for (int k = 0; k < HK_EV_N; k++)
+            o->c[k] *= scale;
+        o->total_ms *= scale;
+        snprintf(o->name, sizeof o->name, "%s", cl->hosts[h].name);
+        b->nhosts++;
+    }
+    return 0;
+}
+
+static int check(const hk_snap *s, int n, hk_err *e)
+{
+    if (n < 2 || n > HK_INCIDENT_SNAPS_MAX)
+        return hk_err_set(e, n ? s[0].name : "", 0, 0, "a series needs 2 to %d snapshots, got %d",
+                          HK_INCIDENT_SNAPS_MAX, n);
+    for (int i = 0; i < n; i++) {
+        const hk_status_file *st = s[i].st;
+        if (st->nhosts && st->h[0].by_agent)
+            return hk_err_set(e, s[i].name, 0, 0, "SHOW STATUS lifetime rows have no windows: "
+                              "a series needs SHOW AGENT STATUS snapshots");
+        if (i && s[i].t_s <= s[i - 1].t_s)
+            return hk_err_set(e, s[i].name, 0, 0, "taken at %.3f, not after %s (%.3f): two "
+                              "snapshots of one moment", s[i].t_s, s[i - 1].name, s[i - 1].t_s);
+        if (i && (st->layout != s[0].st->layout || st->period_s != s[0].st->period_s))
+            return hk_err_set(e, s[i].name, 0, 0, "its layout or status_period_seconds (%lld) "
+                              "differs from %s's (%lld): snapshots of another master",
+                              (long long)st->period_s, s[0].name, (long long)s[0].st->period_s);
+    }
+    return 0;
+}
+
+static int cells(hk_incident *inc, const hk_snap *s, const hk_cluster *cl, double *t)
+{
+    for (int i = 0; i < inc->nsnap; i++) {
+        t[i] = s[i].t_s;
+        double span = span_at(s[i].t_s, inc->period_s);
+        for (int k = 0; k < s[i].st->nhosts; k++) {
+            int h = hk_cluster_find_host(cl, s[i].st->h[k].name);
+            if (h >= 0)
+                fill_cell(&s[i].st->h[k], &cl->set, span, &inc->cell[(size_t)i * inc->nhosts + h]);
+        }
+        for (int h = 0; h < inc->nhosts; h++)
+            inc->cell[(size_t)i * inc->nhosts + h].span_s = span;
+    }
+    inc->start_s = t[0] - span_at(t[0], inc->period_s);
+    inc->end_s = t[inc->nsnap - 1];
+    return 0;
+}
+
+int hk_incident_build(const hk_snap *s, int n, const hk_cluster *cl, hk_incident *out,
+                      hk_err *e)
+{
+    memset(out, 0, sizeof *out);
+    if (check(s, n, e) < 0)
+        return -1;
+    out->nsnap = n;
+    out->nhosts = cl->nhosts;
+    out->period_s = (double)(s[0].st->period_s ? s[0].st->period_s : cl->set.karma_s);
+    out->cell = calloc((size_t)n * (size_t)cl->nhosts + 1, sizeof *out->cell);
+    out->median_ms = calloc((size_t)cl->nhosts + 1, sizeof *out->median_ms);
+    out->healthy = calloc((size_t)cl->nhosts + 1, sizeof *out->healthy);
+    double *t = malloc((size_t)n * sizeof *t);
+    int rc = !out->cell || !out->median_ms || !out->healthy || !t ? -1 : 0;
+    if (!rc)
+        rc = cells(out, s, cl, t);
+    if (!rc)
+        rc = medians(out);
+    if (!rc)
+        rc = faults(out, t);
+    if (!rc)
+        rc = base_status(out, s, cl);
+    free(t);
+    if (rc) {
+        hk_incident_free(out);
+        return hk_err_set(e, s[0].name, 0, 0, "out of memory");
+    }
+    return 0;
+}
+
+const hk_inc_fault *hk_incident_fault_at(const hk_incident *inc, int h, double t, double margin_s)
+{
+    for (int i = 0; i < inc->nfaults; i++) {
+        const hk_inc_fault *f = &inc->faults[i];
+        if (f->host == h && t >= f->from_s - margin_s && t <= f->to_s + margin_s)
+            return f;
+    }
+    return NULL;
+}
+
+void hk_incident_free(hk_incident *inc)
+{
+    free(inc->cell);
+    free(inc->median_ms);
+    free(inc->healthy);
+    free(inc->faults);
+    hk_status_file_free(&inc->base);
+    memset(inc, 0, sizeof *inc);
+}

@@ -1,0 +1,175 @@
+/* A series of SHOW AGENT STATUS snapshots read as an incident (hk_incident): snapshots written by
+ * hakarma's own 2.2.11 status from dashboards filled through a known story — host b refused for
+ * 60 s, then six times slower for 40 s — must give a `down` fault and a `slow(F)` fault at the
+ * story's times (within one karma period), nothing on the healthy host, a calibration base from
+ * the healthy windows only; and a series out of order, at the same time, or mixing layouts is
+ * refused naming the snapshot. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hk_calib.h"
+#include "hk_conf.h"
+#include "hk_incident.h"
+#include "hk_status.h"
+#include "hk_test.h"
+
+#define S(x) ((int64_t)(x) * 1000000)
+#define K 10
+#define NSNAP 30
+
+static const char conf[] = "searchd { ha_period_karma = 10  ha_ping_interval = 1000 }\n"
+                           "index d { type = distributed\n agent = a:9312|b:9312:s\n}\n";
+
+static hk_cluster *cluster(void)
+{
+    hk_conf *c = NULL;
+    hk_cluster *cl = NULL;
+    hk_err e;
+    assert_int_equal(hk_conf_parse(conf, strlen(conf), "t.conf", &c, &e), 0);
+    assert_int_equal(hk_cluster_from_conf(c, NULL, HK_DIALECT_SPHINX2, &cl, &e, NULL), 0);
+    hk_conf_free(c);
+    return cl;
+}
+
+/* The story of second t: a answers 20 queries in 8 ms; b 20 in 5 ms, refuses 1100-1160 (only
+ * its pings reach it then, one a second, refused), answers in 30 ms 1200-1240. */
+static void second(hk_dash *d, int64_t t)
+{
+    for (int q = 0; q < 20; q++) {
+        int64_t at = t + q * 50000;
+        hk_dash_record(&d[0], at + 8000, HK_EV_SUCCESS, at, 0, 100);
+    }
+    if (t >= S(1100) && t < S(1160)) {
+        hk_dash_record(&d[1], t + 100, HK_EV_CONNECT_FAILURE, t, 1, -1);
+        return;
+    }
+    int64_t ms = t >= S(1200) && t < S(1240) ? 30 : 5;
+    for (int q = 0; q < 20; q++) {
+        int64_t at = t + q * 50000;
+        hk_dash_record(&d[1], at + ms * 1000, HK_EV_SUCCESS, at, 0, 100);
+    }
+}
+
+typedef struct series {
+    hk_status_file st[NSNAP];
+    hk_snap s[NSNAP];
+    char name[NSNAP][32];
+} series;
+
+/* Snapshots every karma period, 7 s into each block, as a scrape would take them. */
+static void record(series *x, int variant)
+{
+    hk_dash *d = hk_dash_array_new(2, K);
+    assert_non_null(d);
+    hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
+    int64_t t = S(1000);
+    for (int i = 0; i < NSNAP; i++) {
+        int64_t at = S(1007 + K * i);
+        for (; t < at; t += S(1))
+            second(d, t);
+        hk_buf b;
+        hk_buf_init(&b);
+        hk_status_global(&b, hk_variant_get(variant), K, h, 2, at);
+        snprintf(x->name[i], sizeof x->name[i], "status.%d.tsv", 1007 + K * i);
+        hk_err e;
+        assert_int_equal(hk_statread(b.s, b.len, x->name[i], &x->st[i], &e), 0);
+        hk_buf_free(&b);
+        x->s[i] = (hk_snap){(double)at / 1e6, x->name[i], &x->st[i]};
+    }
+    hk_dash_array_free(d);
+}
+
+static void series_free(series *x)
+{
+    for (int i = 0; i < NSNAP; i++)
+        hk_status_file_free(&x->st[i]);
+}
+
+static void story(void **state)
+{
+    (void)state;
+    series *x = calloc(1, sizeof *x);
+    assert_non_null(x);
+    record(x, HK_VAR_SPHINX2);
+    hk_cluster *cl = cluster();
+    hk_incident inc;
+    hk_err e;
+    assert_int_equal(hk_incident_build(x->s, NSNAP, cl, &inc, &e), 0);
+    int a = hk_cluster_find_host(cl, "a:9312"), b = hk_cluster_find_host(cl, "b:9312");
+    assert_int_equal(inc.nfaults, 2);
+    const hk_inc_fault *down = &inc.faults[0], *slow = &inc.faults[1];
+    if (down->kind != HK_FAULT_DOWN) {
+        down = &inc.faults[1];
+        slow = &inc.faults[0];
+    }
+    assert_int_equal(down->kind, HK_FAULT_DOWN);
+    assert_int_equal(down->host, b);
+    assert_near(down->from_s, 1100, K);
+    assert_near(down->to_s, 1160, K);
+    assert_false(down->open);
+    assert_int_equal(slow->kind, HK_FAULT_SLOW);
+    assert_int_equal(slow->host, b);
+    assert_near(slow->factor, 6.0, 0.5);
+    assert_near(slow->from_s, 1200, K);
+    assert_near(slow->to_s, 1240, K);
+    /* the healthy host's windows are all ok, with its 8 ms */
+    for (int i = 1; i < NSNAP; i++) {
+        assert_int_equal(inc.cell[i * inc.nhosts + a].state, HK_INC_OK);
+        assert_near(inc.cell[i * inc.nhosts + a].mean_ms, 8.0, 0.01);
+    }
+    assert_ptr_equal(hk_incident_fault_at(&inc, b, 1130, 0), down);
+    assert_null(hk_incident_fault_at(&inc, a, 1130, K));
+    assert_null(hk_incident_fault_at(&inc, b, 1180, 0));
+    /* the calibration base holds b's healthy windows only: its 5 ms, not the outage's or 30 */
+    hk_calib_host *c;
+    assert_int_equal(hk_calib(&inc.base, cl, &c), 0);
+    assert_true(c[b].found);
+    assert_near(c[b].mean_ms, 5.0, 0.25);
+    assert_near(c[a].mean_ms, 8.0, 0.05);
+    free(c);
+    hk_incident_free(&inc);
+    hk_cluster_free(cl);
+    series_free(x);
+    free(x);
+}
+
+static void refused_series(void **state)
+{
+    (void)state;
+    series *x = calloc(1, sizeof *x), *m = calloc(1, sizeof *m);
+    assert_non_null(x);
+    assert_non_null(m);
+    record(x, HK_VAR_SPHINX2);
+    record(m, HK_VAR_MANTICORE);
+    hk_cluster *cl = cluster();
+    hk_incident inc;
+    hk_err e;
+    hk_snap s[4] = {x->s[0], x->s[2], x->s[1], x->s[3]}; /* out of order */
+    assert_int_equal(hk_incident_build(s, 4, cl, &inc, &e), -1);
+    assert_string_equal(e.file, x->name[1]);
+    assert_non_null(strstr(e.msg, "not after"));
+    s[2] = x->s[2]; /* the same time twice */
+    assert_int_equal(hk_incident_build(s, 4, cl, &inc, &e), -1);
+    assert_string_equal(e.file, x->name[2]);
+    s[2] = m->s[2]; /* another layout in the middle */
+    s[1] = x->s[1];
+    assert_int_equal(hk_incident_build(s, 4, cl, &inc, &e), -1);
+    assert_string_equal(e.file, m->name[2]);
+    assert_non_null(strstr(e.msg, "layout"));
+    assert_int_equal(hk_incident_build(s, 1, cl, &inc, &e), -1); /* one is no series */
+    hk_cluster_free(cl);
+    series_free(x);
+    series_free(m);
+    free(x);
+    free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(story),
+        cmocka_unit_test(refused_series),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
