@@ -1,13 +1,16 @@
-/* hasim_init: `hasim init --config FILE [--status FILE] [--log FILE] [--out FILE]` — a complete,
- * commented scenario from production files: the config's distributed tables (by reference), one
- * mirror section per host measured in a saved SHOW AGENT STATUS / SHOW STATUS (hk_calib), a
- * default that says it is a guess for the rest, the workload from the query log (replayed as
- * the trace) or from the status counters, and the variant the status layout implies. */
+/* hasim_init: `hasim init --config FILE [--status FILE|DIR...] [--log FILE] [--searchd-log FILE]
+ * [--out FILE]` — a complete, commented scenario from production files: the config's
+ * distributed tables (by reference), one mirror section per host measured in a saved SHOW AGENT
+ * STATUS / SHOW STATUS (hk_calib), a default that says it is a guess for the rest, the workload
+ * from the query log (replayed as the trace) or from the status counters, and the variant the
+ * status layout implies. A series of snapshots adds the incident's faults (hasim_initseries),
+ * searchd's own log the second it started (hasim_initstart). */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include "hasim.h"
 #include "hasim_init.h"
 #include "hk_calib.h"
@@ -19,10 +22,22 @@
 #define P "hasim init"
 
 typedef struct init_args {
-    const char *config, *status, *log, *out;
+    const char *config, *status, *log, *out, *searchd_log;
     int no_exec, var;            /* var: --variant's id, -1 = the status layout's */
     long long min_msec;          /* the config's query_log_min_msec (0: every query logged) */
+    const char **snaps;          /* --status and the operands after it: a series when a folder
+                                    or more than one file */
+    int nsnaps, series;
 } init_args;
+
+/* What init read, for the scenario it writes. */
+typedef struct init_in {
+    const hk_status_file *st;    /* the status (a series: its healthy windows summed) */
+    const hk_calib_host *c;      /* calibrated from it, per host */
+    logsum *ls;                  /* the query log's */
+    const initseries *ser;       /* a series, or NULL */
+    double started_s;            /* searchd's start (--searchd-log); < 0 unknown */
+} init_in;
 
 
 static int opt_variant(void *set, const char *prog, const char *opt, const char *v)
@@ -34,11 +49,16 @@ static int opt_variant(void *set, const char *prog, const char *opt, const char 
 static const hk_opt init_opts[] = {
     {"config", "FILE", HK_OPT_STR, A(config), 0, 0, NULL,
      "the master's manticore.conf / sphinx.conf (its distributed tables)", NULL},
-    {"status", "FILE", HK_OPT_STR, A(status), 0, 0, NULL,
+    {"status", "FILE|DIR", HK_OPT_STR, A(status), 0, 0, NULL,
      "a saved SHOW AGENT STATUS (or SHOW STATUS for Manticore's lifetime rows;\n"
-     "mysql -B or -t output, 2.2.11 or Manticore layout)", NULL},
+     "mysql -B, -t or -E output, Manticore's JSON; 2.2.11 or Manticore layout);\n"
+     "a folder, or several files after it, is a series of snapshots replayed\n"
+     "as an incident (each file named with its time: status.EPOCH.tsv)", NULL},
     {"log", "FILE", HK_OPT_STR, A(log), 0, 0, NULL,
      "a searchd query log (sphinxql or plain): the workload, replayed", NULL},
+    {"searchd-log", "FILE", HK_OPT_STR, A(searchd_log), 0, 0, NULL,
+     "searchd's own log: when it started before the run, which fixes the\n"
+     "seconds at which it re-weights its mirrors (needs --log or a series)", NULL},
     {"out", "FILE.scn", HK_OPT_STR, A(out), 0, 0, NULL,
      "where the scenario goes (default stdout); its paths are relative to it", NULL},
     {"variant", "NAME", HK_OPT_FN, 0, 0, 0, opt_variant,
@@ -50,42 +70,57 @@ static const hk_opt init_opts[] = {
 #undef A
 
 static const hk_cmd init_cmd = {
-    P, "--config FILE [--status FILE] [--log FILE] [--out FILE.scn] [options]",
+    P, "--config FILE [--status FILE|DIR [SNAPSHOT...]] [--log FILE] [--searchd-log FILE]\n"
+    "       [--out FILE.scn] [options]",
     "Writes a scenario that runs as is: the config's distributed tables; a mirror\n"
     "section per host measured in --status, a stated guess for hosts it lacks; the\n"
     "workload from --log or from the status counters; the variant the status layout\n"
-    "implies. The scenario is loaded back before init says it is written.",
-    {{init_opts, 0}}, 0, 0, "operand", NULL};
+    "implies. The scenario is loaded back before init says it is written. A series\n"
+    "of snapshots (a folder, or several files) is read as an incident: per karma\n"
+    "period each host's answers, failures and mean; its dead and slow windows become\n"
+    "faults at the times they happened, the healthy ones the mirror sections.",
+    {{init_opts, 0}}, 0, HK_INCIDENT_SNAPS_MAX, "status snapshot", NULL};
 
 static int parse(int argc, char **argv, init_args *a)
 {
     memset(a, 0, sizeof *a);
     a->var = -1;
-    int npos, rc = hk_cmd_parse(&init_cmd, argc, argv, a, NULL, &npos);
+    a->snaps = calloc((size_t)argc + 1, sizeof *a->snaps);
+    if (!a->snaps)
+        return HK_EXIT_RUN;
+    int npos, rc = hk_cmd_parse(&init_cmd, argc, argv, a, a->snaps + 1, &npos);
     if (rc)
         return rc;
     if (!a->config)
         return hk_cmd_bad(&init_cmd, "expected --config FILE");
+    if (npos && !a->status)
+        return hk_cmd_bad(&init_cmd, "snapshots after --status FILE, got '%s' without it",
+                          a->snaps[1]);
+    struct stat sb;
+    a->snaps[0] = a->status;
+    a->nsnaps = npos + 1;
+    a->series = a->status && (npos || (stat(a->status, &sb) == 0 && S_ISDIR(sb.st_mode)));
+    if (a->searchd_log && !a->log && !a->series)
+        return hk_cmd_bad(&init_cmd, "--searchd-log needs --log or a series of snapshots: "
+                          "the run's clock comes from them");
     return 0;
 }
 
 
-static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
-                          const hk_status_file *st, const hk_calib_host *c, logsum *ls);
+static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, const init_in *in);
 
 /* The scenario to stdout, or to --out (complete or absent); an exit code. */
-static int write_out(const init_args *a, const hk_cluster *cl, const hk_status_file *st,
-                     const hk_calib_host *c, logsum *ls)
+static int write_out(const init_args *a, const hk_cluster *cl, const init_in *in)
 {
     if (!a->out)
-        return write_scenario(stdout, a, cl, st, c, ls) < 0 ? HK_EXIT_RUN : 0;
+        return write_scenario(stdout, a, cl, in) < 0 ? HK_EXIT_RUN : 0;
     hk_err e;
     char dir[1024];
     const char *slash = strrchr(a->out, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->out) : 1, slash ? a->out : ".");
     hk_out o;
     int rc = hk_out_open(&o, dir, slash ? slash + 1 : a->out, &e) < 0 ? HK_EXIT_RUN : 0;
-    if (!rc && (write_scenario(o.f, a, cl, st, c, ls) < 0 || fflush(o.f) != 0)) {
+    if (!rc && (write_scenario(o.f, a, cl, in) < 0 || fflush(o.f) != 0)) {
         hk_out_abort(&o);
         rc = HK_EXIT_RUN;
     }
@@ -343,9 +378,10 @@ static void path_for(const char *path, const char *out, char *buf, size_t n)
         snprintf(buf + o, n - o, "%s", to + cut + (to[cut] == '/'));
 }
 
-static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk_calib_host *c,
-                     logsum *ls)
+static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const init_in *in)
 {
+    logsum *ls = in->ls;
+    const hk_calib_host *c = in->c;
     if (a->log) {
         double span = (double)(ls->last_us - ls->first_us) / 1e6;
         fprintf(o, "# the query log, replayed: %ld searches over %.1f s from %d table name(s); "
@@ -353,6 +389,10 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk
                 "failed (error=) and %ld partial (warning=), %ld of them naming no agent\n",
                 ls->n, span, ls->ntables, ls->not_search, ls->garbage, ls->failed, ls->warned,
                 ls->unnamed);
+        if (ls->in_fault)
+            fprintf(o, "# %ld more failed or partial while the agent they name was in a fault "
+                    "below: the fault reproduces them, so they are no error rate\n",
+                    ls->in_fault);
         if (a->min_msec > 0)
             fprintf(o, "# WARNING: query_log_min_msec = %lld: the log holds only queries slower "
                     "than that, so this trace's rate is too low and its times too slow\n",
@@ -373,7 +413,12 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk
     }
     int t = 0;
     double rate = c ? status_rate(cl, c, &t) : -1;
-    if (rate > 0)
+    if (rate > 0 && in->ser)
+        fprintf(o, "workload { arrivals = poisson(%.3f/s)  duration = %.0fs  table = %s }   # "
+                "the healthy windows' attempts per second on the busiest table's first agent "
+                "line, over the series' span\n", rate,
+                ceil(in->ser->inc.end_s - floor(in->ser->inc.start_s)), cl->tables[t].name);
+    else if (rate > 0)
         fprintf(o, "workload { arrivals = poisson(%.3f/s)  duration = 10m  table = %s }   # the "
                 "status's attempts per second on the busiest table's first agent line\n", rate,
                 cl->tables[t].name);
@@ -382,9 +427,11 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const hk
                 "guess: give --log or --status for the real load\n", cl->tables[0].name);
 }
 
-static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
-                          const hk_status_file *st, const hk_calib_host *c, logsum *ls)
+static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, const init_in *in)
 {
+    const hk_status_file *st = in->st;
+    const hk_calib_host *c = in->c;
+    logsum *ls = in->ls;
     char cfg[PATH_MAX];
     path_for(a->config, a->out, cfg, sizeof cfg);
     fprintf(o, "# Written by `hasim init` from --config %s%s%s%s%s: a first model of this cluster.\n"
@@ -393,10 +440,21 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
             "# build/hasim sweep THIS.scn --grid '...' to ask what-if questions).\n", a->config,
             a->status ? " --status " : "", a->status ? a->status : "", a->log ? " --log " : "",
             a->log ? a->log : "");
-    fprintf(o, "sim { config = %s  variant = %s  seed = 1%s }\n\n", cfg,
+    char start[64] = "";
+    if (a->log)
+        snprintf(start, sizeof start, "  start = trace");
+    else if (in->ser)
+        snprintf(start, sizeof start, "  start = %.0f", floor(in->ser->inc.start_s));
+    if (in->started_s >= 0)
+        snprintf(start + strlen(start), sizeof start - strlen(start), "  started = %.0f",
+                 floor(in->started_s));
+    fprintf(o, "sim { config = %s  variant = %s  seed = 1%s }%s\n\n", cfg,
             a->var >= 0 ? hk_variant_get(a->var)->name
-            : st && st->layout == HK_LAYOUT_SPHINX2 ? "sphinx2" : "manticore",
-            a->log ? "  start = trace" : "");
+            : st && st->layout == HK_LAYOUT_SPHINX2 ? "sphinx2" : "manticore", start,
+            in->started_s >= 0 ? "   # started: searchd's last start in --searchd-log" : "");
+    if (in->ser)
+        initseries_timeline(o, in->ser, cl, a->log ? (double)ls->first_us / 1e6
+                                                   : floor(in->ser->inc.start_s));
     int missing = 0;
     for (int h = 0; h < cl->nhosts; h++) {
         evidence ev;
@@ -410,7 +468,13 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl,
         fprintf(o, "mirror default { service = lognormal(median=10ms, sigma=0.5) }   # a guess: "
                 "%d host(s) %s\n", missing, c ? "not in the status" : "(no --status given)");
     fprintf(o, "\n");
-    workload(o, a, cl, c, ls);
+    workload(o, a, cl, in);
+    if (in->ser) {
+        double t0 = a->log ? (double)ls->first_us / 1e6 : floor(in->ser->inc.start_s);
+        double run = a->log ? ceil((double)(ls->last_us - ls->first_us) / 1e6) + 1
+                            : ceil(in->ser->inc.end_s - t0);
+        initseries_faults(o, in->ser, cl, t0, run);
+    }
     return ferror(o) ? -1 : 0;
 }
 
@@ -427,7 +491,7 @@ static int load_cluster(const init_args *a, const hk_status_file *st, hk_loaded 
 
 /* A saved status in any form: the mysql client's (hk_statread), or Manticore's HTTP JSON turned
  * into its rows first (then line N is data row N, and the file is named so). */
-static int read_status(const char *path, char **buf, size_t *len, hk_status_file *st, hk_err *e)
+int init_read_status(const char *path, char **buf, size_t *len, hk_status_file *st, hk_err *e)
 {
     if (!hk_statjson_is(*buf, *len))
         return hk_statread(*buf, *len, path, st, e);
@@ -454,40 +518,71 @@ static long long min_msec(const hk_loaded *L)
     return e && hk_int_parse(e->value, 0, 1LL << 40, &v, &bad, &what) == 0 ? v : 0;
 }
 
+/* The status: one file, or a series (its healthy windows summed stand for it). */
+static int read_inputs(init_args *a, hk_status_file *st, initseries *ser, hk_loaded *L,
+                       hk_err *e)
+{
+    char *buf = NULL;
+    size_t len;
+    int rc = 0;
+    if (a->series)
+        rc = initseries_read(a->snaps, a->nsnaps, ser, e);
+    else if (a->status)
+        rc = hk_file_read(a->status, &buf, &len, e) < 0 ? -1
+             : init_read_status(a->status, &buf, &len, st, e);
+    free(buf);
+    if (rc < 0)
+        return -1;
+    const hk_status_file *lay = a->series ? ser->snap[0].st : a->status ? st : NULL;
+    if (load_cluster(a, lay, L, e) < 0 || !L->cl)
+        return -1;
+    return a->series ? initseries_build(ser, L->cl, e) : 0;
+}
+
 int hasim_init(int argc, char **argv)
 {
     init_args a;
     int rc = parse(argc, argv, &a);
-    if (rc)
+    if (rc) {
+        free(a.snaps);
         return rc < 0 ? 0 : rc;
+    }
     hk_err e;
     hk_status_file st = {0};
     hk_loaded L = {0};
-    hk_cluster *cl = NULL;
     hk_calib_host *c = NULL;
     logsum ls = {0};
-    char *buf = NULL;
-    size_t len;
+    initseries ser = {0};
+    const hk_status_file *base = a.series ? &ser.inc.base : a.status ? &st : NULL;
+    double started = -1;
     rc = HK_EXIT_INPUT;
-    if ((a.status && (hk_file_read(a.status, &buf, &len, &e) < 0 ||
-                      read_status(a.status, &buf, &len, &st, &e) < 0)) ||
-        load_cluster(&a, a.status ? &st : NULL, &L, &e) < 0 || !(cl = L.cl) ||
-        (a.log && initlog_read(a.log, &ls, &e) < 0)) {
+    if (read_inputs(&a, &st, &ser, &L, &e) < 0 ||
+        (a.log && initlog_read(a.log, a.series ? &ser.inc : NULL, L.cl, &ls, &e) < 0) ||
+        (a.searchd_log && initstart_read(a.searchd_log, a.log ? (double)ls.first_us / 1e6
+                                         : ser.inc.start_s, &started, &e) < 0)) {
         hk_print_err(P, &e);
-    } else if (a.status && hk_calib(&st, cl, &c) < 0) {
+    } else if (base && hk_calib(base, L.cl, &c) < 0) {
         rc = HK_EXIT_RUN;
     } else {
-        warn_short(cl, c);
+        if (a.series)
+            initseries_sources(&ser, L.cl, c);
+        else
+            warn_short(L.cl, c);
         a.min_msec = min_msec(&L);
         if (a.log && a.min_msec > 0)
             fprintf(stderr, P ": note: %s logs only queries slower than query_log_min_msec = "
                     "%lld ms: the trace's rate is too low and its times too slow (the scenario "
                     "says so)\n", a.config, a.min_msec);
-        rc = write_out(&a, cl, a.status ? &st : NULL, c, &ls);
+        init_in in = {base, c, &ls, a.series ? &ser : NULL, started};
+        rc = write_out(&a, L.cl, &in);
+        if (!rc && a.series)
+            initseries_say(stdout, &ser, L.cl, a.log ? (double)ls.first_us / 1e6
+                                                     : floor(ser.inc.start_s));
     }
     initlog_free(&ls);
-    free(buf);
+    initseries_free(&ser);
     free(c);
+    free(a.snaps);
     hk_status_file_free(&st);
     hk_loaded_free(&L);
     return rc;

@@ -6,9 +6,13 @@
 #define HASIM_INIT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "hk_cluster.h"
 #include "hk_err.h"
+#include "hk_calib.h"
 #include "hk_fit.h"
+#include "hk_incident.h"
+#include "hk_statread.h"
 
 #define LOG_TABLES 16
 #define LOG_LINES 16             /* agent lines of a table whose times are kept */
@@ -16,7 +20,7 @@
 #define LOG_HOSTS 256            /* agents named by error= / warning= */
 
 typedef struct logline { double *ms; long n, seen; } logline;
-typedef struct loghost { char name[128]; long failed, warned; } loghost;
+typedef struct loghost { char name[128]; long failed, warned, in_fault; } loghost;
 
 typedef struct logsum {
     long not_search, garbage;    /* entries that are no search; lines that are no entry */
@@ -28,13 +32,19 @@ typedef struct logsum {
     logline line[LOG_TABLES][LOG_LINES];
     long failed, warned;         /* queries with error= / warning= */
     long unnamed;                /* ... whose text names no agent */
+    long in_fault;               /* ... naming a host in a fault of the incident (not counted
+                                    as its error rate: the fault reproduces them) */
+    const hk_incident *inc;      /* the series' incident, or NULL */
+    const hk_cluster *cl;        /* its hosts */
     int nhosts;
     loghost hosts[LOG_HOSTS];
     uint64_t rs;                 /* the sample's generator */
 } logsum;
 
-/* Read path (a searchd query log) into ls; -1 with e set. */
-int initlog_read(const char *path, logsum *ls, hk_err *e);
+/* Read path (a searchd query log) into ls; -1 with e set. With an incident (inc, its cluster
+ * cl), ERROR evidence naming a host while it was in a fault there is kept apart. */
+int initlog_read(const char *path, const hk_incident *inc, const hk_cluster *cl, logsum *ls,
+                 hk_err *e);
 void initlog_free(logsum *ls);
 /* The log's table for the config's table t: its own name, or the one name of a one-table log
  * beside a one-table config; -1 none. */
@@ -43,5 +53,36 @@ int initlog_table(const logsum *ls, const hk_cluster *cl, int t);
 long initlog_named(const logsum *ls, const char *host);
 /* The fitted shape of table t's agent line j: 0, or -1 (no times: a guess stays). */
 int initlog_fit(logsum *ls, const hk_cluster *cl, int t, int j, hk_fit *f);
+
+/* The last time searchd started (its log's "accepting connections") at or before before_s:
+ * 0 and *started_s (seconds since the epoch), or -1 with e naming the file. */
+int initstart_read(const char *path, double before_s, double *started_s, hk_err *e);
+
+/* A saved status in any form (mysql -B/-t/-E, Manticore's JSON) read into st; *buf may be
+ * replaced. 0, or -1 with e at its line. */
+int init_read_status(const char *path, char **buf, size_t *len, hk_status_file *st, hk_err *e);
+
+/* A series of snapshots (--status with a folder or several files). */
+typedef struct initseries {
+    int n;
+    char **path;                 /* owned */
+    hk_status_file *st;          /* per file */
+    hk_snap *snap;               /* sorted by the time each name says */
+    hk_incident inc;
+} initseries;
+
+/* Expand paths (folders: their files in name order), read each snapshot with its time. */
+int initseries_read(const char *const *paths, int n, initseries *s, hk_err *e);
+/* The timeline against the config's hosts. */
+int initseries_build(initseries *s, const hk_cluster *cl, hk_err *e);
+void initseries_free(initseries *s);
+/* Into the scenario: the timeline as comments; the faults (times from t0, the run's start, the
+ * run run_s long). On stdout: what was found. */
+void initseries_timeline(FILE *o, const initseries *s, const hk_cluster *cl, double t0);
+void initseries_faults(FILE *o, const initseries *s, const hk_cluster *cl, double t0,
+                       double run_s);
+void initseries_say(FILE *o, const initseries *s, const hk_cluster *cl, double t0);
+/* Each calibrated host's source: the healthy windows it came from. */
+void initseries_sources(const initseries *s, const hk_cluster *cl, hk_calib_host *c);
 
 #endif

@@ -60,6 +60,12 @@ static void blame(logsum *ls, const hk_qrec *q)
         return;
     if (h == ls->nhosts)
         snprintf(ls->hosts[ls->nhosts++].name, sizeof ls->hosts[0].name, "%s", q->blame);
+    int ch = ls->inc ? hk_cluster_find_host(ls->cl, q->blame) : -1;
+    if (ch >= 0 && hk_incident_fault_at(ls->inc, ch, (double)q->t_us / 1e6, ls->inc->period_s)) {
+        ls->hosts[h].in_fault++;
+        ls->in_fault++;
+        return;
+    }
     ls->hosts[h].failed += q->outcome == HK_QLOG_FAILED;
     ls->hosts[h].warned += q->outcome == HK_QLOG_WARNED;
 }
@@ -79,11 +85,14 @@ static void record(logsum *ls, const hk_qrec *q)
         blame(ls, q);
 }
 
-int initlog_read(const char *path, logsum *ls, hk_err *e)
+int initlog_read(const char *path, const hk_incident *inc, const hk_cluster *cl, logsum *ls,
+                 hk_err *e)
 {
     hk_trace t;
     hk_qrec q = {0};
     memset(ls, 0, sizeof *ls);
+    ls->inc = inc;
+    ls->cl = cl;
     ls->rs = 0x9E3779B97F4A7C15ULL;
     if (hk_trace_open(&t, path, HK_TRACE_AUTO, NULL, e) < 0)
         return -1;

@@ -105,5 +105,19 @@ mv "$T/reloc" "$T/moved"
 (cd / && $H "$T/moved/models/m.scn" --out "$T/moved/run" --duration 30s --quiet 2> /dev/null); rc=$?
 check "the pair moved elsewhere still runs, from any folder" '[ $rc -eq 0 ] && [ -s "$T/moved/run/summary.csv" ]'
 
+# a series of snapshots: each name must carry its time, no two at the same time; searchd's log
+# must say when it started
+mkdir -p "$T/snaps"; cp "$T/status.tsv" "$T/snaps/status.1796400000.tsv"; cp "$T/status.tsv" "$T/snaps/latest.tsv"
+$H init --config "$T/prod.conf" --status "$T/snaps" --out "$T/ser.scn" > /dev/null 2> "$T/ser.err"; rc=$?
+check "a snapshot without a time in its name: exit 3, the file named, no scenario" '[ $rc -eq 3 ] && grep -q "snaps/latest.tsv: expected the time it was taken in its name" "$T/ser.err" && [ ! -e "$T/ser.scn" ]'
+mv "$T/snaps/latest.tsv" "$T/snaps/status.2026-12-04T10:00:00.tsv"; cp "$T/status.tsv" "$T/snaps/status.20261204T100000Z.tsv"
+$H init --config "$T/prod.conf" --status "$T/snaps" --out "$T/ser.scn" > /dev/null 2> "$T/ser.err"; rc=$?
+check "two snapshots at the same time: exit 3, the later named" '[ $rc -eq 3 ] && grep -q "status.20261204T100000Z.tsv: taken at 1796378400.000, not after .*status.2026-12-04T10:00:00.tsv" "$T/ser.err" && [ ! -e "$T/ser.scn" ]'
+$H init --config "$T/prod.conf" --status "$T/status.tsv" --searchd-log "$T/prod.conf" > /dev/null 2> "$T/sl.err"; rc=$?
+check "--searchd-log without a run's clock (--log or a series): a usage error" '[ $rc -eq 2 ] && grep -q "needs --log or a series" "$T/sl.err"'
+printf '[Fri Dec  4 17:53:08.926 2026] [18392] listening on 127.0.0.1:9312\n[Fri Dec  4 17:53 2026] [18392] accepting connections\n' > "$T/bad_searchd.log"
+$H init --config "$T/prod.conf" --log "$T/query.log" --searchd-log "$T/bad_searchd.log" --out "$T/sl.scn" > /dev/null 2> "$T/sl.err"; rc=$?
+check "a searchd log whose start line has no time: exit 3 at its line" '[ $rc -eq 3 ] && grep -q "bad_searchd.log:2:1: expected .\[Www Mmm dd hh:mm:ss.mmm yyyy\]. before .accepting connections." "$T/sl.err" && [ ! -e "$T/sl.scn" ]'
+
 echo "cli_init: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
