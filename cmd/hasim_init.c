@@ -389,6 +389,10 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const in
                 "failed (error=) and %ld partial (warning=), %ld of them naming no agent\n",
                 ls->n, span, ls->ntables, ls->not_search, ls->garbage, ls->failed, ls->warned,
                 ls->unnamed);
+        if (ls->batched)
+            fprintf(o, "# %ld more searches came in multi-query batches (' xN', or one "
+                    "connection's lines at one time with one agents=() list): one arrival per "
+                    "batch, as the agents saw them\n", ls->batched);
         if (ls->in_fault)
             fprintf(o, "# %ld more failed or partial while the agent they name was in a fault "
                     "below: the fault reproduces them, so they are no error rate\n",

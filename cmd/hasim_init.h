@@ -24,6 +24,7 @@ typedef struct loghost { char name[128]; long failed, warned, in_fault; } loghos
 
 typedef struct logsum {
     long not_search, garbage;    /* entries that are no search; lines that are no entry */
+    long batched;                /* searches of a multi-query batch after its first */
     long n;
     int64_t first_us, last_us;
     int ntables;

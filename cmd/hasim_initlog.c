@@ -101,11 +101,16 @@ int initlog_read(const char *path, const hk_incident *inc, const hk_cluster *cl,
         record(ls, &q);
     ls->not_search = t.skipped;
     ls->garbage = t.garbage;
+    ls->batched = t.batched;
     hk_trace_close(&t);
     if (r == 0 && (ls->not_search || ls->garbage))
         fprintf(stderr, P ": note: %s: %ld entries that are no search (SHOW, SET, SELECT 1, ...) "
                 "and %ld lines that are no log entry were not taken as searches\n", path,
                 ls->not_search, ls->garbage);
+    if (r == 0 && ls->batched)
+        fprintf(stderr, P ": note: %s: %ld searches came in multi-query batches after the "
+                "batch's first: one request to the agents per batch, so they are no arrival\n",
+                path, ls->batched);
     return r < 0 ? -1 : 0;
 }
 

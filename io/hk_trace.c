@@ -174,6 +174,35 @@ static int next_csv(hk_trace *t, hk_qrec *q, hk_err *err)
     return check_span(t, q, line, t->c_t + 1, err) < 0 ? -1 : 1;
 }
 
+/* Whether log line q continues the batch of the query returned before it: the same end
+ * time and table, and either the rest of an ' xN' batch on its connection, or (no xN) the
+ * same connection and the very same agents=() times - one request to the agents. */
+static int same_batch(const hk_trace *t, const hk_qrec *q)
+{
+    const hk_qrec *p = &t->prev;
+    if (!t->have_first || q->logged_us != p->logged_us || strcmp(q->table, p->table) ||
+        q->conn != p->conn)
+        return 0;
+    if (q->batch > 1 || p->batch > 1)
+        return q->batch == p->batch && t->batch_left > 0;
+    if (q->conn < 0 || !q->nagents || q->nagents != p->nagents)
+        return 0;
+    return !memcmp(q->agent_s, p->agent_s, (size_t)q->nagents * sizeof q->agent_s[0]);
+}
+
+static void remember(hk_trace *t, const hk_qrec *q, int folded)
+{
+    if (folded) {
+        t->batched++;
+        t->batch_left -= t->batch_left > 0;
+        return;
+    }
+    t->prev = *q;
+    t->prev.query = NULL;
+    t->prev.qcap = 0;
+    t->batch_left = q->batch - 1;
+}
+
 int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
 {
     if (t->fmt == HK_TRACE_CSV)
@@ -195,8 +224,13 @@ int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
                                              : hk_qlog_plain(t->line, q, &col, &what);
         if (rc < 0)
             return hk_err_set(err, t->path, (int)t->lineno, col, "expected %s", what);
-        if (rc == 1)
-            return check_span(t, q, (int)t->lineno, 2, err) < 0 ? -1 : 1;
+        if (rc == 1) {
+            int folded = same_batch(t, q);
+            remember(t, q, folded);
+            if (!folded)
+                return check_span(t, q, (int)t->lineno, 2, err) < 0 ? -1 : 1;
+            continue;
+        }
         if (rc == HK_QLOG_NOT_SEARCH)
             t->skipped++;
         else if (n > 1) /* not a blank line */

@@ -3,7 +3,8 @@
  * query log in the sphinxql or plain format (hk_qlog). Limits: lines of at
  * most HK_LINE_MAX bytes, no NUL bytes, t_s from 0 to 10^10 s, and every
  * timestamp within HK_TRACE_SPAN_MAX of the first (a replay never sleeps for
- * years on a bad row). */
+ * years on a bad row). A log's multi-query batch (hk_qlog.h) is one arrival: its first
+ * line is returned, the others counted in batched. */
 #ifndef HK_TRACE_H
 #define HK_TRACE_H
 
@@ -29,6 +30,9 @@ typedef struct hk_trace {
     int c_t, c_table, c_query;
     long skipped;                /* log entries that were not searches (SHOW, SET, SELECT 1) */
     long garbage;                /* lines of a log that are no log entry at all */
+    long batched;                /* queries folded into the batch of the line before */
+    hk_qrec prev;                /* the last query returned (its batch key; no query text) */
+    int batch_left;              /* lines of its ' xN' batch still to come */
     char *qbuf;                  /* the last query's text (q->query points here) */
     size_t qcap;
     int64_t first_us;            /* the first timestamp (for the span limit) */

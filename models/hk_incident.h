@@ -19,6 +19,10 @@
 #define HK_INCIDENT_SNAPS_MAX 100000
 #define HK_INCIDENT_DEAD_ROW 3       /* errors in a row that make a failing host dead */
 #define HK_INCIDENT_SLOW 1.5         /* a window's mean over the host's median: slow */
+#define HK_INCIDENT_SKEW 0.25        /* seconds a snapshot's name may be off searchd's clock at
+                                        its answer (a scrape stamps the time, then connects):
+                                        a window this near its block's half point may have
+                                        one block more or less, decided from the counts */
 
 typedef struct hk_snap {
     double t_s;                  /* when it was taken, seconds since the epoch */
@@ -59,6 +63,9 @@ typedef struct hk_incident {
     hk_inc_cell *cell;           /* nsnap x nhosts, cell[i * nhosts + h] */
     double *median_ms;           /* per host, over its answering windows; < 0 none */
     int *healthy;                /* per host: windows that count for the calibration */
+    double *ping_wait_s;         /* per host: how long after it comes back its first answer
+                                    waits on average - half ha_ping_interval where a nodeads or
+                                    noerrors line avoids it until a ping succeeds, else 0 */
     int nfaults;
     hk_inc_fault *faults;
     hk_status_file base;         /* the healthy windows summed (scaled to the whole series) */

@@ -90,6 +90,9 @@ static int table_of(const char *sql, char *out, size_t n)
 static void clear(hk_qrec *q)
 {
     q->t_us = 0;
+    q->logged_us = 0;
+    q->conn = -1;
+    q->batch = 1;
     q->real_s = 0;
     q->table[0] = '\0';
     q->nagents = 0;
@@ -97,6 +100,25 @@ static void clear(hk_qrec *q)
     q->blame[0] = '\0';
     if (q->qcap)
         q->query[0] = '\0';
+}
+
+/* ' xN' at p (spaces before it skipped): N into *batch and its end returned; p when the
+ * text there is no ' x' and digits; NULL when N is out of range. */
+static const char *batch_of(const char *p, int *batch)
+{
+    const char *s = p;
+    while (*s == ' ')
+        s++;
+    if (s == p || *s != 'x' || !isdigit((unsigned char)s[1]))
+        return p;
+    char *e;
+    long n = strtol(s + 1, &e, 10);
+    if (*e != ' ' && *e != '\0')
+        return p;
+    if (n < 1 || n > HK_QLOG_BATCH_MAX)
+        return NULL;
+    *batch = (int)n;
+    return e;
 }
 
 /* "agent HOST:PORT:" in t (up to its end e) -> q->blame. */
@@ -172,6 +194,17 @@ int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
         *what = "the query time in seconds (0 to 1000000) after 'real'";
         return -1;
     }
+    const char *c = strstr(line + 3 + n, " conn ");
+    if (c && c < r && isdigit((unsigned char)c[6]))
+        q->conn = strtoll(c + 6, NULL, 10);
+    const char *x = strstr(r, " x");
+    while (x && x < end && batch_of(x, &q->batch) == x)
+        x = strstr(x + 2, " x");
+    if (x && x < end && !batch_of(x, &q->batch)) {
+        *col = (int)(x - line) + 2;
+        *what = "a batch size from x1 to x100000";
+        return -1;
+    }
     const char *sql = end + 2;
     while (*sql == ' ')
         sql++;
@@ -188,6 +221,7 @@ int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
     if (q->qcap)
         match_text(sql, q->query, q->qcap);
     tail_comment(sql, q);
+    q->logged_us = t;
     q->t_us = t - (int64_t)(q->real_s * 1e6);
     return 1;
 }
@@ -217,6 +251,13 @@ int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what)
     if (e != p && !strncmp(e, " sec", 4))
         p = e + 4;
     (void)wall;
+    const char *b = batch_of(p, &q->batch);
+    if (!b) {
+        *col = (int)(p - line) + 2;
+        *what = "a batch size from x1 to x100000";
+        return -1;
+    }
+    p = b;
     while (*p == ' ')
         p++;
     if (*p == '[') /* [mode/filters/sort total (offset,limit)] */
@@ -247,6 +288,7 @@ int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what)
         memcpy(q->query, txt, m);
         q->query[m] = '\0';
     }
+    q->logged_us = t;
     q->t_us = t - (int64_t)(q->real_s * 1e6);
     return 1;
 }

@@ -6,6 +6,10 @@
  *             the agent ("index t: agent 10.0.0.2:9312: remote error: ..."), as 2.2.11 and
  *             Manticore write them
  *   plain:    [Sun Apr 28 15:09:38.712 2024] 0.000 sec 0.000 sec [ext2/0/ext 0 (0,20)] [t] text
+ * A multi-query batch (several statements in one request) logs one line per query: each
+ * says ' xN' after its times where searchd ran the batch as one (local tables); over a
+ * distributed table 2.2.11 writes the lines with no xN, on one connection, at one time, with
+ * one agents=() list - the agents got one request. hk_trace folds either into one arrival.
  * Timestamps are written when the query ends, in the server's local time; the
  * arrival is taken as timestamp - real. Times are read as if UTC (a DST jump
  * inside a log shifts the replay by an hour there). Years 1970..2200 and query
@@ -20,7 +24,9 @@
 #define HK_QLOG_YEAR_MAX 2200
 #define HK_QLOG_REAL_MAX 1e6     /* seconds a logged query may have taken */
 
-#define HK_QLOG_AGENTS 64        /* agents=(...) times kept per line (one per agent line) */
+#define HK_QLOG_AGENTS 64
+#define HK_QLOG_BATCH_MAX 100000 /* the largest ' xN' accepted (searchd's max_batch_queries
+                                    is 32 by default) */        /* agents=(...) times kept per line (one per agent line) */
 
 /* What the log says came back (sphinxql format: the comment after the statement). */
 enum { HK_QLOG_ANSWERED = 0,     /* no error= or warning= */
@@ -29,6 +35,9 @@ enum { HK_QLOG_ANSWERED = 0,     /* no error= or warning= */
 
 typedef struct hk_qrec {
     int64_t t_us;                /* arrival, µs since the epoch */
+    int64_t logged_us;           /* the line's own timestamp: when the query ended */
+    int64_t conn;                /* sphinxql: 'conn N', -1 when the line names none */
+    int batch;                   /* ' xN': one of a multi-query batch of N; 1 when alone */
     double real_s;               /* query time the log recorded */
     char table[128];
     int nagents;                 /* agents=(t1, t2, ...): per agent line, positional */

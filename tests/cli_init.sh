@@ -60,6 +60,16 @@ check "log: the trace and the table map" 'grep -q "arrivals = trace($T/query.log
 $H "$T/logged.scn" --out "$T/logged" --quiet 2> /dev/null
 check "log: the 100 searches replayed in simulation" 'grep -q "^queries: 100: answered 100" "$T/logged/report.txt"'
 
+# multi-query batches: 20 over the distributed table as 2.2.11 logs them (3 lines, one connection,
+# one time, one agents=() list) and 10 with ' x2' - 30 requests reached the agents, not 80
+for i in $(seq 0 29); do ts=$(printf '12:38:%02d.%03d' $((i / 10)) $(( (i % 10) * 100 )))
+  if [ $i -lt 20 ]; then for k in 1 2 3; do printf '/* Sun Apr 28 %s 2024 conn %d real 0.010 wall 0.010 found 0 */ SELECT * FROM products WHERE MATCH('"'"'q%d'"'"'); /* agents=(0.009) */\n' $ts $i $k; done
+  else for k in 1 2; do printf '/* Sun Apr 28 %s 2024 conn %d real 0.010 wall 0.010 x2 found 0 */ SELECT * FROM products WHERE MATCH('"'"'q%d'"'"');\n' $ts $i $k; done; fi
+done > "$T/batch.log"
+$H init --config "$T/prod.conf" --status "$T/status.tsv" --log "$T/batch.log" --out "$T/batch.scn" > /dev/null 2> "$T/batch.err"
+$H "$T/batch.scn" --out "$T/batch" --quiet 2> /dev/null
+check "log: 80 lines of 30 multi-query batches are 30 arrivals, the 50 others said" 'grep -q "^# the query log, replayed: 30 searches" "$T/batch.scn" && grep -q "^# 50 more searches came in multi-query batches" "$T/batch.scn" && grep -q "50 searches came in multi-query batches" "$T/batch.err" && grep -q "^queries: 30: answered 30" "$T/batch/report.txt"'
+
 # the same map from the command line
 grep -v "table_map" "$T/logged.scn" > "$T/nomap.scn"
 $H "$T/nomap.scn" --table-map products=mydist --out "$T/cli-map" --quiet 2> /dev/null

@@ -182,6 +182,41 @@ static void query_logs(void **st)
     assert_int_equal(strlen(q.query), strlen(big));
 }
 
+/* Multi-query batches: ' xN' in both formats (2.2.11's own lines), conn kept; a batch size
+ * out of range is refused at its column. */
+static void query_log_batches(void **st)
+{
+    (void)st;
+    char buf[256];
+    hk_qrec q = {0};
+    q.query = buf;
+    q.qcap = sizeof buf;
+    int col;
+    const char *what;
+    assert_int_equal(hk_qlog_sphinxql("/* Fri Dec  4 19:58:11.402 2026 conn 7 real 0.000 wall 0.000 "
+                                      "x3 found 2 */ SELECT * FROM loc WHERE MATCH('a');", &q, &col,
+                                      &what), 1);
+    assert_int_equal(q.batch, 3);
+    assert_int_equal(q.conn, 7);
+    assert_true(q.logged_us == q.t_us);
+    assert_int_equal(hk_qlog_sphinxql("/* Fri Dec  4 19:58:11.402 2026 conn 7 real 0.002 wall 0.002 "
+                                      "found 2 */ SELECT * FROM d WHERE MATCH('a'); /* agents=(0.001)"
+                                      " */", &q, &col, &what), 1);
+    assert_int_equal(q.batch, 1);
+    assert_true(q.logged_us - q.t_us == 2000);
+    assert_int_equal(hk_qlog_plain("[Fri Dec  4 19:58:11.402 2026] 0.004 sec 0.004 sec x3 "
+                                   "[ext2/0/rel 2 (0,20)] [loc] a", &q, &col, &what), 1);
+    assert_int_equal(q.batch, 3);
+    assert_int_equal(q.conn, -1);
+    assert_string_equal(q.table, "loc");
+    assert_int_equal(hk_qlog_sphinxql("/* Fri Dec  4 19:58:11.402 2026 conn 7 real 0.000 wall 0.000 "
+                                      "x0 found 2 */ SELECT * FROM loc;", &q, &col, &what), -1);
+    assert_int_equal(col, 62);
+    assert_int_equal(hk_qlog_plain("[Fri Dec  4 19:58:11.402 2026] 0.004 sec x999999 [x] [loc] a",
+                                   &q, &col, &what), -1);
+    assert_int_equal(col, 42);
+}
+
 static void workers(void **st)
 {
     (void)st;
@@ -223,6 +258,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(distributions), cmocka_unit_test(arrivals),
         cmocka_unit_test(times_and_numbers), cmocka_unit_test(query_logs), cmocka_unit_test(query_log_evidence),
+        cmocka_unit_test(query_log_batches),
         cmocka_unit_test(workers), cmocka_unit_test(scenario_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,17 +20,22 @@
 
 static const char conf[] = "searchd { ha_period_karma = 10  ha_ping_interval = 1000 }\n"
                            "index d { type = distributed\n agent = a:9312|b:9312:s\n}\n";
+static const char conf_nodeads[] = "searchd { ha_period_karma = 10  ha_ping_interval = 1000 }\n"
+                                   "index d { type = distributed\n agent = a:9312|b:9312:s\n"
+                                   " ha_strategy = nodeads\n}\n";
 
-static hk_cluster *cluster(void)
+static hk_cluster *cluster_of(const char *text)
 {
     hk_conf *c = NULL;
     hk_cluster *cl = NULL;
     hk_err e;
-    assert_int_equal(hk_conf_parse(conf, strlen(conf), "t.conf", &c, &e), 0);
+    assert_int_equal(hk_conf_parse(text, strlen(text), "t.conf", &c, &e), 0);
     assert_int_equal(hk_cluster_from_conf(c, NULL, HK_DIALECT_SPHINX2, &cl, &e, NULL), 0);
     hk_conf_free(c);
     return cl;
 }
+
+static hk_cluster *cluster(void) { return cluster_of(conf); }
 
 /* The story of second t: a answers 20 queries in 8 ms; b 20 in 5 ms, refuses 1100-1160 (only
  * its pings reach it then, one a second, refused), answers in 30 ms 1200-1240. */
@@ -55,7 +60,8 @@ typedef struct series {
     hk_status_file st[NSNAP];
     hk_snap s[NSNAP];
     char name[NSNAP][32];
-} series;
+    int late;                    /* this snapshot (when > 0) was answered 0.1 s past the half */
+} series;                        /* point of its block but named 0.1 s before it */
 
 /* Snapshots every karma period, 7 s into each block, as a scrape would take them. */
 static void record(series *x, int variant)
@@ -66,6 +72,11 @@ static void record(series *x, int variant)
     int64_t t = S(1000);
     for (int i = 0; i < NSNAP; i++) {
         int64_t at = S(1007 + K * i);
+        double named = (double)at / 1e6;
+        if (x->late > 0 && i == x->late) {
+            at = S(1005 + K * i) + 100000;
+            named = 1004.9 + K * i;
+        }
         for (; t < at; t += S(1))
             second(d, t);
         hk_buf b;
@@ -75,7 +86,7 @@ static void record(series *x, int variant)
         hk_err e;
         assert_int_equal(hk_statread(b.s, b.len, x->name[i], &x->st[i], &e), 0);
         hk_buf_free(&b);
-        x->s[i] = (hk_snap){(double)at / 1e6, x->name[i], &x->st[i]};
+        x->s[i] = (hk_snap){named, x->name[i], &x->st[i]};
     }
     hk_dash_array_free(d);
 }
@@ -113,6 +124,22 @@ static void story(void **state)
     assert_near(slow->factor, 6.0, 0.5);
     assert_near(slow->from_s, 1200, K);
     assert_near(slow->to_s, 1240, K);
+    /* under nodeads the master leaves b alone until a ping succeeds: it came back half a ping
+     * interval before it answered again, and the fault ends that much earlier */
+    hk_cluster *cn = cluster_of(conf_nodeads);
+    hk_incident in2;
+    assert_int_equal(hk_incident_build(x->s, NSNAP, cn, &in2, &e), 0);
+    assert_near(in2.ping_wait_s[b], 0.5, 1e-12);
+    assert_near(in2.ping_wait_s[a], 0.5, 1e-12);
+    assert_near(inc.ping_wait_s[b], 0, 1e-12);
+    assert_int_equal(in2.nfaults, 2);
+    for (int i = 0; i < 2; i++)
+        if (in2.faults[i].kind == HK_FAULT_DOWN) {
+            assert_near(in2.faults[i].to_s, down->to_s - 0.5, 1e-9);
+            assert_near(in2.faults[i].from_s, down->from_s, 1e-9);
+        }
+    hk_incident_free(&in2);
+    hk_cluster_free(cn);
     /* the healthy host's windows are all ok, with its 8 ms */
     for (int i = 1; i < NSNAP; i++) {
         assert_int_equal(inc.cell[i * inc.nhosts + a].state, HK_INC_OK);
@@ -128,6 +155,35 @@ static void story(void **state)
     assert_near(c[b].mean_ms, 5.0, 0.25);
     assert_near(c[a].mean_ms, 8.0, 0.05);
     free(c);
+    hk_incident_free(&inc);
+    hk_cluster_free(cl);
+    series_free(x);
+    free(x);
+}
+
+/* The first dead window named 0.1 s before its block's half point but answered 0.1 s after
+ * (a scrape stamps the time, then connects): its window is the short one, told by its counts,
+ * so the fault starts at 1100, not where the long window would put it (1097). */
+static void late_snapshot(void **state)
+{
+    (void)state;
+    series *x = calloc(1, sizeof *x);
+    assert_non_null(x);
+    x->late = 10;
+    record(x, HK_VAR_SPHINX2);
+    hk_cluster *cl = cluster();
+    hk_incident inc;
+    hk_err e;
+    assert_int_equal(hk_incident_build(x->s, NSNAP, cl, &inc, &e), 0);
+    int b = hk_cluster_find_host(cl, "b:9312");
+    assert_near(inc.cell[10 * inc.nhosts + b].span_s, 4.9, 1e-9);
+    assert_near(inc.cell[9 * inc.nhosts + b].span_s, 7, 1e-9);
+    const hk_inc_fault *down = NULL;
+    for (int i = 0; i < inc.nfaults; i++)
+        if (inc.faults[i].kind == HK_FAULT_DOWN)
+            down = &inc.faults[i];
+    assert_non_null(down);
+    assert_near(down->from_s, 1100, 0.5);
     hk_incident_free(&inc);
     hk_cluster_free(cl);
     series_free(x);
@@ -169,6 +225,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(story),
+        cmocka_unit_test(late_snapshot),
         cmocka_unit_test(refused_series),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
