@@ -112,14 +112,21 @@ static void times_and_numbers(void **st)
     assert_int_equal(hk_real_parse("0.5", 0, 1, &x, &bad, &what), 0);
 }
 
+/* A query record whose text goes to buf. */
+static hk_qrec qrec(char *buf, size_t n)
+{
+    hk_qrec q = {0};
+    q.query = buf;
+    q.qcap = n;
+    return q;
+}
+
 /* The evidence in a sphinxql line's closing comment, as a real 2.2.11 master writes it. */
 static void query_log_evidence(void **st)
 {
     (void)st;
     char buf[256];
-    hk_qrec q = {0};
-    q.query = buf;
-    q.qcap = sizeof buf;
+    hk_qrec q = qrec(buf, sizeof buf);
     int col;
     const char *what;
     assert_int_equal(hk_qlog_sphinxql("/* Fri Dec  4 05:02:39.882 2026 conn 1 real 0.005 wall 0.005 "
@@ -158,9 +165,7 @@ static void query_logs(void **st)
 {
     (void)st;
     char buf[256];
-    hk_qrec q = {0};
-    q.query = buf;
-    q.qcap = sizeof buf;
+    hk_qrec q = qrec(buf, sizeof buf);
     int col;
     const char *what;
     /* year 99999 overflowed the microsecond clock and made a replay sleep for centuries */
@@ -188,9 +193,7 @@ static void query_log_batches(void **st)
 {
     (void)st;
     char buf[256];
-    hk_qrec q = {0};
-    q.query = buf;
-    q.qcap = sizeof buf;
+    hk_qrec q = qrec(buf, sizeof buf);
     int col;
     const char *what;
     assert_int_equal(hk_qlog_sphinxql("/* Fri Dec  4 19:58:11.402 2026 conn 7 real 0.000 wall 0.000 "
