@@ -34,6 +34,7 @@ typedef struct lopts {
     char outbuf[1024];
     int compare;
     int64_t duration_us;
+    long long base_port;
 } lopts;
 
 #define WHO "hareal live"
@@ -44,6 +45,9 @@ static const hk_opt live_opts[] = {
      "run length (default: the workload's)", NULL},
     {"compare-sim", NULL, HK_OPT_FLAG, A(compare), 0, 0, NULL,
      "also simulate the scenario; print both side by side (compare.csv)", NULL},
+    {"base-port", "N", HK_OPT_INT, A(base_port), 1, 65535, NULL,
+     "mirror h (in the order the config names them) listens on N+h\n"
+     "(default: each takes a free port); a port in use is refused", NULL},
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 
@@ -226,6 +230,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     }
     hk_print_warns(WHO, s == lv.L.scn ? &lv.L.warns : &w);
     lv.cl.s = s;
+    lv.cl.base_port = (int)o.base_port;
     uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
     snprintf(lv.cl.seed_s, sizeof lv.cl.seed_s, "%llu", (unsigned long long)seed);
     rc = run_live(&lv, &o, s, variant, seed);

@@ -2,6 +2,7 @@
 #include "rl_cluster.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,45 @@ static int free_port(void)
     if (s >= 0)
         close(s);
     return port;
+}
+
+/* Whether port can be bound on loopback now (errno set when not). */
+static int port_free(int port)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int one = 1;
+    int ok = s >= 0 && setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+             bind(s, (struct sockaddr *)&a, sizeof a) == 0;
+    int err = errno;
+    if (s >= 0)
+        close(s);
+    errno = err;
+    return ok;
+}
+
+/* Mirror h's port: base_port + h (checked free), or a free one. */
+static int port_for(const rl_cluster *lv, int h)
+{
+    if (!lv->base_port)
+        return free_port();
+    const char *name = lv->s->cl->hosts[h].name;
+    long p = (long)lv->base_port + h;
+    if (p > 65535) {
+        fprintf(stderr, "hareal live: --base-port %d: mirror %s would need port %ld; the "
+                "scenario's %d mirrors need %d to %ld\n", lv->base_port, name, p, lv->n,
+                lv->base_port, (long)lv->base_port + lv->n - 1);
+        return -1;
+    }
+    if (!port_free((int)p)) {
+        fprintf(stderr, "hareal live: port %ld (mirror %s, --base-port %d + %d) is in use: %s\n",
+                p, name, lv->base_port, h, strerror(errno));
+        return -1;
+    }
+    return (int)p;
 }
 
 static int port_up(int port)
@@ -212,11 +252,14 @@ int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
     lv->ch = calloc((size_t)lv->n + 1, sizeof *lv->ch);
     if (!lv->ch)
         return -1;
+    for (int h = 0; h < lv->n; h++) /* every port known before any child starts */
+        if ((lv->ch[h].port = port_for(lv, h)) < 0)
+            return -1;
     for (int h = 0; h < lv->n; h++) {
         rl_child *c = &lv->ch[h];
         c->host = h;
         c->lv = lv;
-        if ((c->port = free_port()) < 0 || spawn(lv, c) < 0)
+        if (spawn(lv, c) < 0)
             return -1;
         memset(&addr[h], 0, sizeof addr[h]);
         addr[h].sin_family = AF_INET;

@@ -34,11 +34,13 @@ typedef struct rl_cluster {
     int nft;
     char self[1024], scn[1024], seed_s[32];
     int ending;
+    int base_port;               /* mirror h on base_port + h; 0: each on a free port */
     const hk_scn *s;             /* the scenario in the variant's dialect */
 } rl_cluster;
 
 /* Start every mirror (addr[h]: where host h listens), wait until each accepts, schedule the
- * faults; -1 after saying which did not start (stop the cluster then). */
+ * faults; -1 after saying which did not start, or which pinned port is in use or past 65535
+ * (stop the cluster then). */
 int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr);
 /* Stop every child and fault timer (user: the cluster; usable as a drive's end callback). */
 void rl_cluster_stop(void *user);

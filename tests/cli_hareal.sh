@@ -163,6 +163,18 @@ timeout 60 "$H" live "$T/closed.scn" --out "$T/closed" > "$T/closed.out" 2>&1
 n=$(($(wc -l < "$T/closed/queries.csv") - 1))
 check "live closed loop: 4 clients on 2 workers of 10 ms send about 200/s ($n in 3 s)" '[ $n -ge 450 ] && [ $n -le 610 ]'
 
+# --base-port: mirror h on N+h; a port in use, or past 65535, refused with its number
+bp=$((BASE + 38))
+timeout 60 "$H" live "$T/closed.scn" --base-port $bp --duration 1s --out "$T/bp" > /dev/null 2> "$T/bp.err"
+check "live --base-port $bp: the mirror on it, the run answered" '[ $? -eq 0 ] && grep -q "1 mirrors up: a:9312=127.0.0.1:$bp$" "$T/bp.err" && grep -q ",dist,1,a:9312,1,ok," "$T/bp/queries.csv"'
+mirror $bp; wait_port $bp
+timeout 60 "$H" live "$T/closed.scn" --base-port $bp --duration 1s --out "$T/bp2" > /dev/null 2> "$T/bp2.err"
+check "live --base-port on a port in use: refused with its number" '[ $? -ne 0 ] && grep -q "port $bp (mirror a:9312, --base-port $bp + 0) is in use" "$T/bp2.err"'
+timeout 60 "$H" live "$T/live.scn" --base-port 65535 --duration 1s --out "$T/bp3" > /dev/null 2> "$T/bp3.err"
+check "live --base-port 65535 for 2 mirrors: refused, the range said" '[ $? -ne 0 ] && grep -q "mirror b:9312 would need port 65536; the scenario.s 2 mirrors need 65535 to 65536" "$T/bp3.err" && ! pgrep -f "hareal mirror --listen 127.0.0.1:65535 " > /dev/null'
+"$H" live "$T/closed.scn" --base-port 0 --out "$T/bp4" > /dev/null 2> "$T/bp4.err"
+check "live --base-port 0: a usage error" '[ $? -eq 2 ]'
+
 # a hakarma-extension strategy drives the real master too: peak-ewma sees which mirror is fast
 mirror $((BASE + 36)) --service "constant(2ms)"; mirror $((BASE + 37)) --service "constant(30ms)"
 wait_port $((BASE + 36)); wait_port $((BASE + 37))
