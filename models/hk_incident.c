@@ -56,12 +56,51 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : -1;
+}
+
+/* Window i's mean of host h over its median, or -1 when it has none to tell. */
+static double slowdown(const hk_incident *inc, int i, int h)
+{
+    const hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
+    return (x->state == HK_INC_OK || x->state == HK_INC_SLOW) && x->mean_ms > 0 && inc->median_ms[h] > 0
+               ? x->mean_ms / inc->median_ms[h] : -1;
+}
+
+/* A window is slow for h when h's mean is HK_INCIDENT_SLOW times its median beyond what the
+ * other hosts show in the same window (the median of their slowdowns, when above 1): when
+ * every mirror slows down together it is the master, its machine or the load, not a mirror. */
+static void mark_slow(hk_incident *inc, int h, double *v)
+{
+    for (int i = 0; i < inc->nsnap; i++) {
+        hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
+        double mine = slowdown(inc, i, h);
+        if (x->ok < 5 || mine < HK_INCIDENT_SLOW)
+            continue;
+        int n = 0;
+        for (int k = 0; k < inc->nhosts; k++)
+            if (k != h && slowdown(inc, i, k) > 0)
+                v[n++] = slowdown(inc, i, k);
+        double others = n ? median_of(v, n) : 1;
+        if (mine >= HK_INCIDENT_SLOW * (others > 1 ? others : 1))
+            x->state = HK_INC_SLOW;
+    }
+}
+
 /* Each host's median mean over its answering windows, then which windows are slow. */
 static int medians(hk_incident *inc)
 {
-    double *v = malloc((size_t)inc->nsnap * sizeof *v);
-    if (!v)
+    int nv = inc->nsnap > inc->nhosts ? inc->nsnap : inc->nhosts;
+    double *v = malloc((size_t)nv * sizeof *v);
+    int *enough = calloc((size_t)inc->nhosts + 1, sizeof *enough);
+    if (!v || !enough) {
+        free(v);
+        free(enough);
         return -1;
+    }
     for (int h = 0; h < inc->nhosts; h++) {
         int n = 0;
         for (int i = 0; i < inc->nsnap; i++) {
@@ -69,16 +108,14 @@ static int medians(hk_incident *inc)
             if (x->state == HK_INC_OK && x->mean_ms > 0)
                 v[n++] = x->mean_ms;
         }
-        qsort(v, (size_t)n, sizeof *v, cmp_double);
-        inc->median_ms[h] = n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : -1;
-        for (int i = 0; i < inc->nsnap && n >= 3; i++) {
-            hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
-            if (x->state == HK_INC_OK && x->ok >= 5 &&
-                x->mean_ms >= HK_INCIDENT_SLOW * inc->median_ms[h])
-                x->state = HK_INC_SLOW;
-        }
+        inc->median_ms[h] = median_of(v, n);
+        enough[h] = n >= 3;
     }
+    for (int h = 0; h < inc->nhosts; h++)
+        if (enough[h])
+            mark_slow(inc, h, v);
     free(v);
+    free(enough);
     return 0;
 }
 
