@@ -1,0 +1,34 @@
+/* rl_http: a small HTTP/1.1 server on libuv for what the real mode serves to monitoring
+ * (/metrics). Requests are parsed by libhttp-parser (Debian libhttp-parser-dev), never by
+ * hand; each connection gets one answer and is closed (Connection: close). A request that is
+ * not HTTP gets 400, one larger than RL_HTTP_REQ_MAX bytes 413, a method other than GET or
+ * HEAD 405, a path the handler does not know 404. */
+#ifndef RL_HTTP_H
+#define RL_HTTP_H
+
+#include <uv.h>
+#include "hk_buf.h"
+
+#define RL_HTTP_REQ_MAX 8192     /* bytes of one request (headers included) */
+#define RL_HTTP_CONNS_MAX 64     /* connections at once; more are closed at accept */
+
+/* Fill body for path (the URL without its query); return 200 (ctype set) or 404. */
+typedef int (*rl_http_fn)(void *user, const char *path, hk_buf *body, const char **ctype);
+
+typedef struct rl_http {
+    uv_loop_t *loop;
+    uv_tcp_t srv;
+    int listening, nconns;
+    struct rl_hconn *conns;      /* the open connections (for stop) */
+    rl_http_fn fn;
+    void *user;
+    uint64_t requests;           /* answered, any status */
+} rl_http;
+
+/* Listen on ip:port. 0, or -1 with msg saying why (a port in use names itself). */
+int rl_http_start(rl_http *h, uv_loop_t *loop, const char *ip, int port, rl_http_fn fn,
+                  void *user, char *msg, int n);
+/* Stop listening and close every connection (the loop then lets go of them). */
+void rl_http_stop(rl_http *h);
+
+#endif
