@@ -13,7 +13,7 @@
 #define WHO "hareal mirror"
 
 typedef struct mopts {
-    const char *listen, *service, *scenario, *name, *log, *fault;
+    const char *listen, *service, *scenario, *name, *log, *fault, *metrics;
     int control, quiet;
     long long threads, max_conns, seed, max_request, matches;
     double errors, warnings;
@@ -52,6 +52,9 @@ static int opt_fault(void *set, const char *prog, const char *opt, const char *v
 #define A(f) offsetof(mopts, f)
 static const hk_opt mirror_opts[] = {
     {"listen", "IP:PORT", HK_OPT_STR, A(listen), 0, 0, NULL, "where to listen (required)", NULL},
+    {"metrics", "IP:PORT", HK_OPT_STR, A(metrics), 0, 0, NULL,
+     "serve /metrics there (Prometheus text format: searches by\n"
+     "outcome, reply delays, connections, the fault on)", NULL},
     {"service", "DIST", HK_OPT_STR, A(service), 0, 0, NULL,
      "time to execute one query (default constant(0)); e.g. 5ms,\n"
      "lognormal(median=5ms, sigma=0.3)", NULL},
@@ -168,6 +171,10 @@ int rl_cmd_mirror(int argc, char **argv)
     rl_mirror_cfg c = {0};
     if (rl_addr_parse(o.listen, c.host, sizeof c.host, &c.port) < 0)
         return hk_cmd_bad(&mirror_cmd, "--listen: expected IP:PORT, got '%s'", o.listen);
+    char mh[64];
+    int mp;
+    if (o.metrics && rl_addr_parse(o.metrics, mh, sizeof mh, &mp) < 0)
+        return hk_cmd_bad(&mirror_cmd, "--metrics: expected IP:PORT, got '%s'", o.metrics);
     config(&o, &c);
     hk_dist *svc = NULL;
     hk_loaded L = {0};
@@ -181,7 +188,8 @@ int rl_cmd_mirror(int argc, char **argv)
         rc = HK_EXIT_RUN;
     }
     char msg[256];
-    if (rc == 0 && rl_serve(&c, f, x, o.control, o.quiet, msg, sizeof msg) < 0) {
+    rl_serve_cfg sc = {f, x, o.control, o.quiet, o.metrics};
+    if (rc == 0 && rl_serve(&c, &sc, msg, sizeof msg) < 0) {
         fprintf(stderr, WHO ": %s\n", msg);
         rc = HK_EXIT_RUN;
     }

@@ -152,8 +152,19 @@ static void send_bytes(rl_conn *c, hk_bytes *b, int then_close)
 
 /* ---- serving ---------------------------------------------------------- */
 
-static void log_query(rl_conn *c, const char *outcome)
+static const char *const outcome_names[RL_SV_N] = {"ok", "error", "warning", "retry", "close",
+                                                   "reset", "garbage", "drip", "stuck"};
+
+const char *rl_served_name(rl_served o) { return o < RL_SV_N ? outcome_names[o] : "?"; }
+
+/* Counted, then (with --log) one CSV row. */
+static void log_query(rl_conn *c, rl_served o)
 {
+    rl_mirror_stats *st = &c->m->st;
+    st->searches[o]++;
+    if (c->delay_ms >= 0 && o != RL_SV_STUCK)
+        rl_prom_observe(&st->delay, c->delay_ms / 1e3);
+    const char *outcome = outcome_names[o];
     FILE *f = c->m->c.log;
     if (!f)
         return;
@@ -224,32 +235,32 @@ static void reply_search(uv_timer_t *t)
     double u = gsl_rng_uniform(m->rng);
     int manticore = c->q.master_ver >= 20;
     rl_fault f = m->fault;
-    const char *outcome = "ok";
+    rl_served outcome = RL_SV_OK;
     m->served++;
     c->busy = 0;
     if (f == RL_F_ERRORS ? u < m->fault_x : u < m->c.errors) {
         hk_search_reply_build(&b, HK_ST_ERROR, "hakarma mirror: injected error", 1, manticore, 0, 0);
-        outcome = "error";
+        outcome = RL_SV_ERROR;
     } else if (f == RL_F_RETRY) {
         hk_search_reply_build(&b, HK_ST_RETRY, "hakarma mirror: injected retry", 1, manticore, 0, 0);
-        outcome = "retry";
+        outcome = RL_SV_RETRY;
     } else if (f == RL_F_WARNING || u < m->c.errors + m->c.warnings) {
         hk_search_reply_build(&b, HK_ST_WARNING, "hakarma mirror: injected warning", c->q.nqueries,
                               manticore, m->c.matches, (uint32_t)c->delay_ms);
-        outcome = "warning";
+        outcome = RL_SV_WARNING;
     } else {
         hk_search_reply_build(&b, HK_ST_OK, NULL, c->q.nqueries, manticore, m->c.matches,
                               (uint32_t)c->delay_ms);
     }
     if (f == RL_F_CLOSE) {  /* close mid-reply */
         b.len = b.len > 12 ? b.len / 2 : 4;
-        log_query(c, "close");
+        log_query(c, RL_SV_CLOSE);
         send_bytes(c, &b, 1);
         return;
     }
     if (f == RL_F_RESET) {
         hk_bytes_free(&b);
-        log_query(c, "reset");
+        log_query(c, RL_SV_RESET);
         conn_close(c, 1);
         return;
     }
@@ -258,12 +269,12 @@ static void reply_search(uv_timer_t *t)
         for (int k = 0; k < 16; k++)
             hk_put_u8(&b, (uint8_t)gsl_rng_uniform_int(m->rng, 256));
         b.p[4] = 0x7f; /* length field far beyond max_packet_size */
-        log_query(c, "garbage");
+        log_query(c, RL_SV_GARBAGE);
         send_bytes(c, &b, 1);
         return;
     }
     if (f == RL_F_DRIP) {
-        log_query(c, "drip");
+        log_query(c, RL_SV_DRIP);
         start_drip(c, &b);
         return;
     }
@@ -292,13 +303,14 @@ static void start_search(rl_conn *c, const uint8_t *body, uint32_t len)
         hk_bytes b;
         hk_bytes_init(&b);
         hk_search_reply_build(&b, HK_ST_ERROR, msg, 1, 0, 0, 0);
+        m->st.refused++;
         send_bytes(c, &b, 1);
         return;
     }
     if (m->fault == RL_F_STUCK) {  /* hello and pings answered, this query never */
         c->busy = 1;
         c->delay_ms = -1;
-        log_query(c, "stuck");
+        log_query(c, RL_SV_STUCK);
         return;
     }
     double svc = m->c.service ? hk_dist_sample(m->c.service, m->rng) / 1000.0 : 0;
@@ -326,6 +338,7 @@ static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
         hk_bytes b;
         hk_bytes_init(&b);
         hk_ping_reply_build(&b, cookie);
+        c->m->st.pings++;
         send_bytes(c, &b, !c->persistent || c->eof);
         return;
     } else if (h->code == HK_CMD_SEARCH && (h->ver >> 8 != HK_VER_SEARCH >> 8 ||
@@ -340,6 +353,7 @@ static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
     }
     hk_bytes b; /* searchd's answer to a request it will not serve: an ERROR reply, then close */
     hk_bytes_init(&b);
+    c->m->st.refused++;
     hk_search_reply_build(&b, HK_ST_ERROR, why, 1, 0, 0, 0);
     send_bytes(c, &b, 1);
 }
@@ -616,6 +630,11 @@ void rl_mirror_stop(rl_mirror *m)
     }
     for (rl_conn *c = m->conns; c; c = c->next)
         conn_close(c, 0);
+    if (m->on_stop) {
+        void (*fn)(void *) = m->on_stop;
+        m->on_stop = NULL;
+        fn(m->on_stop_user);
+    }
 }
 
 void rl_mirror_free(rl_mirror *m)

@@ -11,12 +11,27 @@
 #include <uv.h>
 #include "hk_dist.h"
 #include "hk_fcfs.h"
+#include "rl_prom.h"
 
 typedef enum rl_fault {
     RL_F_NONE, RL_F_DOWN, RL_F_STUCK, RL_F_SLOW, RL_F_ERRORS, RL_F_PARTITION, RL_F_CLOSE,
     RL_F_RESET, RL_F_GARBAGE, RL_F_BADVERSION, RL_F_RETRY, RL_F_WARNING, RL_F_DRIP,
     RL_F_ACCEPTCLOSE, RL_F_STALL, RL_F_N
 } rl_fault;
+
+/* What a mirror did with each SEARCH: the outcomes its query log names. */
+typedef enum rl_served {
+    RL_SV_OK, RL_SV_ERROR, RL_SV_WARNING, RL_SV_RETRY, RL_SV_CLOSE, RL_SV_RESET, RL_SV_GARBAGE,
+    RL_SV_DRIP, RL_SV_STUCK, RL_SV_N
+} rl_served;
+
+typedef struct rl_mirror_stats {
+    uint64_t searches[RL_SV_N];   /* by outcome */
+    uint64_t pings, refused;     /* pings answered; requests refused with an ERROR and closed */
+    rl_prom_hist delay;          /* queueing + service before each reply it sends, seconds */
+} rl_mirror_stats;
+
+const char *rl_served_name(rl_served o);
 
 typedef struct rl_mirror_cfg {
     char host[64];
@@ -46,6 +61,9 @@ typedef struct rl_mirror {
     int nopen;                   /* ... of which not closing */
     struct rl_conn *conns;
     uint64_t served, accepted;
+    rl_mirror_stats st;
+    void (*on_stop)(void *);     /* called when it stops (its owner's other servers), or NULL */
+    void *on_stop_user;
     uv_pipe_t ctl;               /* control lines on stdin */
     int ctl_on;
     char ctl_buf[256];
@@ -60,6 +78,8 @@ int rl_mirror_control_stdin(rl_mirror *m);
 int rl_fault_parse(const char *s, rl_fault *f, double *x);
 const char *rl_fault_name(rl_fault f);
 int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x);
+/* Its metrics in the Prometheus text format (hakarma_mirror_*), into b. */
+void rl_mirror_metrics(const rl_mirror *m, hk_buf *b);
 /* Stop listening and close every connection; the loop then ends. */
 void rl_mirror_stop(rl_mirror *m);
 /* After the loop ended. */

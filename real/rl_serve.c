@@ -6,8 +6,37 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include "rl_addr.h"
+#include "rl_http.h"
 
 typedef struct sigs { uv_signal_t s[3]; rl_mirror *m; } sigs;
+
+static int metrics_page(void *user, const char *path, hk_buf *body, const char **ctype)
+{
+    if (strcmp(path, "/metrics"))
+        return 404;
+    rl_mirror_metrics(user, body);
+    *ctype = RL_PROM_CTYPE;
+    return 200;
+}
+
+static void stop_http(void *user) { rl_http_stop(user); }
+
+/* /metrics on addr, stopped with the mirror. */
+static int serve_metrics(rl_mirror *m, rl_http *h, const char *addr, char *msg, int n)
+{
+    char host[64];
+    int port;
+    if (rl_addr_parse(addr, host, sizeof host, &port) < 0) {
+        snprintf(msg, (size_t)n, "--metrics %s: expected IP:PORT", addr);
+        return -1;
+    }
+    if (rl_http_start(h, m->loop, host, port, metrics_page, m, msg, n) < 0)
+        return -1;
+    m->on_stop = stop_http;
+    m->on_stop_user = h;
+    return 0;
+}
 
 static void on_signal(uv_signal_t *s, int sig)
 {
@@ -41,23 +70,27 @@ static void die_with_parent(void)
         raise(SIGKILL);
 }
 
-int rl_serve(const rl_mirror_cfg *c, rl_fault f, double x, int control, int quiet, char *msg,
-             int n)
+int rl_serve(const rl_mirror_cfg *c, const rl_serve_cfg *s, char *msg, int n)
 {
     uv_loop_t *loop = uv_default_loop();
     rl_mirror m;
+    rl_http http;
     memset(&m, 0, sizeof m);
     int rc = rl_mirror_start(&m, loop, c, msg, n);
+    if (rc == 0 && s->metrics && (rc = serve_metrics(&m, &http, s->metrics, msg, n)) < 0)
+        rl_mirror_stop(&m);
     if (rc == 0) {
-        rl_mirror_set_fault(&m, f, x);
-        if (control) {
+        rl_mirror_set_fault(&m, s->fault, s->x);
+        if (s->control) {
             die_with_parent();
             rl_mirror_control_stdin(&m);
         }
         sigs g = {.m = &m};
         watch_signals(loop, &g);
-        if (!quiet)
-            fprintf(stderr, "hareal mirror: listening on %s:%d\n", c->host, c->port);
+        if (!s->quiet)
+            fprintf(stderr, "hareal mirror: listening on %s:%d%s%s%s\n", c->host, c->port,
+                    s->metrics ? ", metrics on http://" : "", s->metrics ? s->metrics : "",
+                    s->metrics ? "/metrics" : "");
         uv_run(loop, UV_RUN_DEFAULT);
     }
     uv_run(loop, UV_RUN_DEFAULT); /* finish closing whatever a failed start left */

@@ -6,9 +6,15 @@
 
 #include "rl_mirror.h"
 
-/* Serve c with fault f (x its figure) from the start; control: read 'fault KIND' and 'quit'
- * lines on stdin. 0 when stopped, -1 with msg when it cannot listen or run. */
-int rl_serve(const rl_mirror_cfg *c, rl_fault f, double x, int control, int quiet, char *msg,
-             int n);
+typedef struct rl_serve_cfg {
+    rl_fault fault;              /* from the start */
+    double x;                    /* its figure */
+    int control;                 /* read 'fault KIND' and 'quit' lines on stdin */
+    int quiet;
+    const char *metrics;         /* IP:PORT serving /metrics (Prometheus text), or NULL */
+} rl_serve_cfg;
+
+/* Serve c as s says. 0 when stopped, -1 with msg when it cannot listen or run. */
+int rl_serve(const rl_mirror_cfg *c, const rl_serve_cfg *s, char *msg, int n);
 
 #endif
