@@ -2,6 +2,7 @@
 #include "rl_http.h"
 
 #include <http_parser.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,9 @@ typedef struct rl_hconn {
     rl_http *h;
     http_parser p;
     char url[RL_HTTP_REQ_MAX + 1];
-    size_t url_len, got;
-    int done, closing;
+    size_t url_len, got, discarded;
+    int done, closing, too_big;
+    uint32_t last4;              /* the last 4 bytes read (the end of a too large head) */
     hk_buf out;
     struct rl_hconn *next, **pprev;
 } hconn;
@@ -125,24 +127,34 @@ static void on_alloc(uv_handle_t *x, size_t want, uv_buf_t *out)
 {
     (void)want;
     hconn *c = x->data;
-    size_t room = RL_HTTP_REQ_MAX - c->got + 1; /* one byte more: an overflow is seen */
+    size_t room = c->too_big ? 4096 : RL_HTTP_REQ_MAX - c->got + 1; /* +1: an overflow is seen */
     out->base = malloc(room);
     out->len = out->base ? room : 0;
+}
+
+/* A request over RL_HTTP_REQ_MAX is read to the end of its head (up to RL_HTTP_DISCARD_MAX
+ * more bytes) before its 413: closing on unread bytes would reset the connection and lose it. */
+static void discard(hconn *c, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n && !c->done; i++) {
+        c->last4 = (c->last4 << 8) | (uint8_t)p[i];
+        if (c->last4 == 0x0d0a0d0a || ++c->discarded > RL_HTTP_DISCARD_MAX)
+            answer_text(c, 413, "request too large");
+    }
 }
 
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     hconn *c = s->data;
     static const http_parser_settings set = {.on_url = on_url, .on_message_complete = on_complete};
-    if (n > 0 && !c->done) {
-        if (c->got + (size_t)n > RL_HTTP_REQ_MAX)
-            answer_text(c, 413, "request too large");
-        else {
-            c->got += (size_t)n;
-            size_t used = http_parser_execute(&c->p, &set, buf->base, (size_t)n);
-            if (!c->done && (used != (size_t)n || HTTP_PARSER_ERRNO(&c->p) != HPE_OK))
-                answer_text(c, 400, http_errno_description(HTTP_PARSER_ERRNO(&c->p)));
-        }
+    if (n > 0 && !c->done && (c->too_big || c->got + (size_t)n > RL_HTTP_REQ_MAX)) {
+        c->too_big = 1;
+        discard(c, buf->base, (size_t)n);
+    } else if (n > 0 && !c->done) {
+        c->got += (size_t)n;
+        size_t used = http_parser_execute(&c->p, &set, buf->base, (size_t)n);
+        if (!c->done && (used != (size_t)n || HTTP_PARSER_ERRNO(&c->p) != HPE_OK))
+            answer_text(c, 400, http_errno_description(HTTP_PARSER_ERRNO(&c->p)));
     } else if (n < 0 && !c->done)
         conn_close(c);
     free(buf->base);

@@ -11,6 +11,7 @@
 
 #define RL_HTTP_REQ_MAX 8192     /* bytes of one request (headers included) */
 #define RL_HTTP_CONNS_MAX 64     /* connections at once; more are closed at accept */
+#define RL_HTTP_DISCARD_MAX 65536 /* bytes of a too large request read before its 413 */
 
 /* Fill body for path (the URL without its query); return 200 (ctype set) or 404. */
 typedef int (*rl_http_fn)(void *user, const char *path, hk_buf *body, const char **ctype);
