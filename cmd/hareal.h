@@ -14,6 +14,7 @@
 /* The options hareal replay and hareal live share (hareal_common.c). */
 typedef struct rl_common {
     const char *trace, *out;
+    const char *metrics;         /* --metrics IP:PORT, or NULL */
     const char *fail_on;         /* --fail-on's finding kinds, or NULL */
     int format, force, plot, quiet, no_exec, variant, strategy;
     long long seed;

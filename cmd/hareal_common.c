@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "hk_trace.h"
+#include "rl_addr.h"
 
 void rl_common_init(rl_common *c, int variant, long long seed)
 {
@@ -42,6 +43,19 @@ static int opt_format(void *set, const char *prog, const char *opt, const char *
     if ((c->format = hk_trace_fmt_parse(v)) >= -1)
         return 0;
     fprintf(stderr, "%s: %s: expected csv, sphinxql or plain, got '%s'\n", prog, opt, v);
+    return -1;
+}
+
+static int opt_metrics(void *set, const char *prog, const char *opt, const char *v)
+{
+    rl_common *c = set;
+    char host[64];
+    int port;
+    if (rl_addr_parse(v, host, sizeof host, &port) == 0) {
+        c->metrics = v;
+        return 0;
+    }
+    fprintf(stderr, "%s: %s: expected IP:PORT, got '%s'\n", prog, opt, v);
     return -1;
 }
 
@@ -118,6 +132,9 @@ const hk_opt rl_common_opts[] = {
      NULL},
     {"fail-on", "KINDS", HK_OPT_FN, 0, 0, 0, opt_fail_on,
      "exit 4 when the run raises a finding of these kinds (or severe)", NULL},
+    {"metrics", "IP:PORT", HK_OPT_FN, 0, 0, 0, opt_metrics,
+     "serve /metrics there while it runs (Prometheus text format:\n"
+     "lines by mirror and outcome, latency, schedule lag)", NULL},
     {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A

@@ -95,6 +95,7 @@ static void setup_drive(rl_drive *d, const hk_scn *s, const lopts *o, hk_trace *
 {
     memset(d, 0, sizeof *d);
     d->cl = s->cl;
+    d->metrics = o->c.metrics;
     d->trace = tr;
     d->arr = tr ? NULL : (hk_arrivals *)&s->wl.arr;
     d->nclients = tr ? 0 : s->wl.clients;

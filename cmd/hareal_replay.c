@@ -189,6 +189,7 @@ int rl_cmd_replay(int argc, char **argv)
     memset(&d, 0, sizeof d);
     d.cl = cl;
     d.trace = &tr;
+    d.metrics = o.c.metrics;
     d.speed = o.speed;
     d.concurrency = (int)o.concurrency;
     d.ntmap = o.c.ntmap;

@@ -53,7 +53,7 @@ void rl_drive_on_done(void *ctx, const rl_outcome *o, int last, int qok)
     rl_drive *d = ctx;
     const hk_table *t = &d->cl->tables[o->table];
     const hk_line_conf *lc = &t->lines[o->line];
-    (void)qok;
+    rl_drive_count(&d->st, o, lc->host[o->mirror], last, qok, d->concurrency <= 0 && !d->nclients);
     row(d, o->id, o->t_sched_us, o->t_sent_us, t->name, o->line + 1,
         d->cl->hosts[lc->host[o->mirror]].name, o->attempts, o->status,
         (double)(o->t_done_us - o->t_sent_us) / 1000.0);
@@ -324,6 +324,10 @@ static void on_tick(uv_timer_t *t)
 int rl_drive_start(rl_drive *d)
 {
     d->t0_us = d->m->t0_us;
+    if (rl_drive_stats_init(&d->st, d->cl->nhosts) < 0) {
+        d->failed = 1;
+        return hk_err_set(&d->err, "hareal", 0, 0, "out of memory");
+    }
     hk_rep_queries_header(d->queries);
     d->have_next = read_next(d); /* a bad first record: nothing is started, nothing hangs */
     if (d->failed)
@@ -360,6 +364,7 @@ void rl_drive_free(rl_drive *d)
     free(d->clients);
     d->clients = NULL;
     hk_hist_free(&d->lag);
+    rl_drive_stats_free(&d->st);
 }
 
 double rl_drive_lag_p99(const rl_drive *d)

@@ -16,8 +16,22 @@
 #include "hk_hist.h"
 #include "hk_trace.h"
 #include "rl_master.h"
+#include "rl_prom.h"
 
 #define RL_TMAP_MAX 64
+
+/* The finished query lines' statuses (rl_outcome.status), in the order /metrics lists them. */
+enum { RL_LS_OK, RL_LS_WARNING, RL_LS_QUERY_TIMEOUT, RL_LS_CONNECT_TIMEOUT, RL_LS_CONNECT_FAILURE,
+       RL_LS_NETWORK_ERROR, RL_LS_WRONG_QUERY, RL_LS_WRONG_REPLY, RL_LS_UNEXPECTED_CLOSE,
+       RL_LS_REMOTE_ERROR, RL_LS_BLACKHOLE, RL_LS_CANCELLED, RL_LS_N };
+
+typedef struct rl_drive_stats {  /* what /metrics shows; memory by mirrors, not queries */
+    int nhosts;
+    uint64_t (*lines)[RL_LS_N];  /* per host: finished query lines by status */
+    rl_prom_hist *latency;       /* per host: answered lines' latency, seconds */
+    rl_prom_hist lag;            /* an open loop's sending behind its schedule, seconds */
+    uint64_t answered, partial, failed;  /* finished queries: every line answered, some, none */
+} rl_drive_stats;
 
 typedef struct rl_client {       /* one closed-loop client */
     uv_timer_t think;
@@ -41,6 +55,7 @@ typedef struct rl_drive {
     int nclients;                /* > 0: closed-loop clients (scenario workload) */
     const hk_dist *think;
     rl_client *clients;
+    const char *metrics;         /* IP:PORT serving /metrics while it runs, or NULL */
     int ntmap;                   /* a trace's table names -> the config's */
     const char *tmap[RL_TMAP_MAX][2];
     /* state */
@@ -60,6 +75,7 @@ typedef struct rl_drive {
     uint64_t ids, unknown, not_sent;
     char unknown_names[256];     /* the first few table names the config lacks */
     hk_hist lag;
+    rl_drive_stats st;
     hk_err err;
     void (*on_end)(struct rl_drive *d);   /* called once everything has finished */
     void *ctx;
@@ -72,6 +88,14 @@ int rl_drive_start(rl_drive *d);
 /* Stop sending: the duration is over (0), or a signal (its number) interrupted the run. */
 void rl_drive_stop(rl_drive *d, int interrupted);
 void rl_drive_on_done(void *ctx, const rl_outcome *o, int last, int qok);
+/* Its metrics in the Prometheus text format (hakarma_master_*), into b (rl_drive_prom.c). */
+void rl_drive_metrics(const rl_drive *d, hk_buf *b);
+int rl_drive_stats_init(rl_drive_stats *st, int nhosts);
+void rl_drive_stats_free(rl_drive_stats *st);
+/* A finished line of host's; last: the query's last line (qok: 1 answered, 0 partial, -1
+ * failed, as rl_done_fn says). */
+void rl_drive_count(rl_drive_stats *st, const rl_outcome *o, int host, int last, int qok,
+                    int open_loop);
 /* After the loop: the drive's own memory. */
 void rl_drive_free(rl_drive *d);
 /* The p99 of an open-loop drive's lag behind its schedule, µs (0: a closed loop has none). */

@@ -2,12 +2,52 @@
  * rl_run.h). */
 #include "rl_run.h"
 
+#include <stdio.h>
 #include <string.h>
 #include "hk_exit.h"
+#include "rl_addr.h"
+#include "rl_http.h"
 
-typedef struct run { rl_master *m; } run;
+typedef struct run {
+    rl_master *m;
+    rl_http http;
+    int serving;
+} run;
 
-static void on_end(rl_drive *d) { rl_master_stop(((run *)d->ctx)->m); }
+static void on_end(rl_drive *d)
+{
+    run *r = d->ctx;
+    rl_master_stop(r->m);
+    if (r->serving)
+        rl_http_stop(&r->http);
+    r->serving = 0;
+}
+
+static int metrics_page(void *user, const char *path, hk_buf *body, const char **ctype)
+{
+    if (strcmp(path, "/metrics"))
+        return 404;
+    rl_drive_metrics(user, body);
+    *ctype = RL_PROM_CTYPE;
+    return 200;
+}
+
+/* /metrics on d->metrics while the run lasts; -1 after saying why. */
+static int serve_metrics(run *r, rl_drive *d, uv_loop_t *loop)
+{
+    char host[64], msg[300];
+    int port;
+    if (rl_addr_parse(d->metrics, host, sizeof host, &port) < 0) {
+        fprintf(stderr, "hareal: --metrics %s: expected IP:PORT\n", d->metrics);
+        return -1;
+    }
+    if (rl_http_start(&r->http, loop, host, port, metrics_page, d, msg, sizeof msg) < 0) {
+        fprintf(stderr, "hareal: %s\n", msg);
+        return -1;
+    }
+    r->serving = 1;
+    return 0;
+}
 
 int rl_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const char *dir,
                   hk_out *po, hk_out *qo)
@@ -46,17 +86,18 @@ int rl_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const char *di
     d->queries = qo->f;
     d->on_end = on_end;
     d->ctx = &r;
-    int started = rl_drive_start(d) == 0;
+    int served = !d->metrics || serve_metrics(&r, d, loop) == 0;
+    int started = served && rl_drive_start(d) == 0;
     if (!started)
-        rl_master_stop(m);
+        on_end(d);
     uv_run(loop, UV_RUN_DEFAULT);
     if (!started || d->failed || d->write_failed) { /* the run is not complete */
-        if (!d->write_failed)
+        if (served && !d->write_failed)
             hk_print_err("hareal", &d->err); /* a malformed trace */
         hk_out_abort(po);
         hk_out_abort(qo);
         hk_out_abort(&lo);
-        return d->write_failed ? HK_EXIT_RUN : HK_EXIT_INPUT;
+        return d->write_failed || !served ? HK_EXIT_RUN : HK_EXIT_INPUT;
     }
     if (rl_master_finish(m, dir, &e) < 0 || hk_out_commit(po, &e) < 0 ||
         hk_out_commit(&lo, &e) < 0 || hk_out_commit(qo, &e) < 0) {

@@ -3,6 +3,7 @@
 # prometheus), its counts equal to what the mirror's own query log says it did, the fault it
 # is in, and the HTTP side refusing what is not a GET of a known page.
 B=${1:?build dir}
+S=${2:?source dir}
 if ! command -v promtool > /dev/null; then
   if [ "${CI:-}" = true ]; then echo "cli_metrics: promtool missing: 0 passed, 1 failed"; exit 1; fi
   echo "cli_metrics: promtool not installed (.ci/setup installs prometheus): skipped"; exit 77
@@ -54,6 +55,47 @@ check "slow(3) on: its gauge is 1" 'http $((P+3)) "GET /metrics HTTP/1.1" | tr -
 check "--metrics on a port in use: refused with the address" '[ $brc -ne 0 ] && grep -q "metrics on 127.0.0.1:$((P+3)): address already in use" "$T/busy.err"'
 "$H" mirror --listen 127.0.0.1:$((P+4)) --metrics nowhere --quiet 2> "$T/bad.err"; brc=$?
 check "--metrics without a port: a usage error" '[ $brc -eq 2 ] && grep -q "expected IP:PORT" "$T/bad.err"'
+
+# the master's side: hareal replay --metrics while it runs, over a mirror answering ERROR to half
+"$H" mirror --listen 127.0.0.1:$((P+5)) --service "constant(2ms)" --quiet & PIDS+=($!)
+"$H" mirror --listen 127.0.0.1:$((P+6)) --service "constant(2ms)" --errors 0.5 --quiet & PIDS+=($!)
+wait_port $((P+5)); wait_port $((P+6))
+printf 'searchd { ha_period_karma = 2  ha_ping_interval = 0 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d|127.0.0.1:%d:shard1\n ha_strategy = roundrobin\n}\n' $((P+5)) $((P+6)) > "$T/c2.conf"
+{ echo t_s,table,query; for i in $(seq 0 299); do printf '%d.%02d,d,q%d\n' $((i / 100)) $((i % 100)) $i; done; } > "$T/t3.csv"
+"$H" replay --config "$T/c2.conf" --trace "$T/t3.csv" --metrics 127.0.0.1:$((P+7)) --out "$T/r2" > /dev/null 2> "$T/r2.err" & r=$!; PIDS+=($r)
+wait_port $((P+7)); sleep 1.5
+http $((P+7)) "GET /metrics HTTP/1.1" | body | tr -d '\r' > "$T/rm.txt"
+wait $r; rrc=$?
+promtool check metrics < "$T/rm.txt" > "$T/rlint.txt" 2>&1; prc=$?
+check "replay --metrics mid-run: valid for promtool, lint-clean" '[ $prc -eq 0 ] && [ ! -s "$T/rlint.txt" ] && [ -s "$T/rm.txt" ]'
+n5=$(sed -n "s/^hakarma_master_lines_total{mirror=\"127.0.0.1:$((P+5))\",outcome=\"ok\"} //p" "$T/rm.txt")
+n6=$(sed -n "s/^hakarma_master_lines_total{mirror=\"127.0.0.1:$((P+6))\",outcome=\"remote_error\"} //p" "$T/rm.txt")
+f5=$(grep -c ",127.0.0.1:$((P+5)),1,ok," "$T/r2/queries.csv"); f6=$(grep -c ",127.0.0.1:$((P+6)),1,remote_error," "$T/r2/queries.csv")
+check "mid-run: still sending, its counts part of the final ones (ok $n5 of $f5, remote_error $n6 of $f6)" '[ $rrc -eq 0 ] && grep -qx "hakarma_master_sending 1" "$T/rm.txt" && [ "${n5:-0}" -ge 50 ] && [ "$n5" -lt "$f5" ] && [ "${n6:-0}" -ge 10 ] && [ "$n6" -le "$f6" ]'
+check "mid-run: answered lines have latency, failed queries are counted beside it" 'grep -q "^hakarma_master_line_latency_seconds_count{mirror=\"127.0.0.1:$((P+5))\"} $n5$" "$T/rm.txt" && awk "/^hakarma_master_queries_total{outcome=\"failed\"}/ {exit !(\$2 >= 10)}" "$T/rm.txt"'
+check "replay ended: its metrics port closed with it" '! (exec 3<>/dev/tcp/127.0.0.1/$((P+7))) 2>/dev/null'
+"$H" replay --config "$T/c2.conf" --trace "$T/t3.csv" --metrics 9400 --out "$T/r3" > /dev/null 2> "$T/r3.err"; brc=$?
+check "replay --metrics without an address: a usage error" '[ $brc -eq 2 ] && grep -q "expected IP:PORT" "$T/r3.err"'
+"$H" replay --config "$T/c2.conf" --trace "$T/t3.csv" --metrics 127.0.0.1:$((P+3)) --out "$T/r4" > /dev/null 2> "$T/r4.err"; brc=$?
+check "replay --metrics on a port in use: refused, no run left behind" '[ $brc -ne 0 ] && grep -q "address already in use" "$T/r4.err" && [ ! -e "$T/r4/queries.csv" ]'
+
+# hareal live --metrics: the same page while a fault is on
+cat > "$T/live.scn" <<'SCN'
+searchd { ha_period_karma = 2s  ha_ping_interval = 300 }
+table dist { type = distributed
+  agent = a:9312|b:9312:shard1
+  ha_strategy = random
+}
+mirror default { service = constant(2ms) }
+workload { arrivals = poisson(200/s) duration = 4s }
+fault b:9312 { at = 1s for = 2s kind = down }
+SCN
+timeout 60 "$H" live "$T/live.scn" --metrics 127.0.0.1:$((P+8)) --out "$T/live" > /dev/null 2>&1 & l=$!; PIDS+=($l)
+wait_port $((P+8)); sleep 2.5
+http $((P+8)) "GET /metrics HTTP/1.1" | body | tr -d '\r' > "$T/lm.txt"
+wait $l; lrc=$?
+promtool check metrics < "$T/lm.txt" > /dev/null 2>&1; prc=$?
+check "live --metrics during b's down fault: valid, b's refused lines counted" '[ $lrc -eq 0 ] && [ $prc -eq 0 ] && awk "/^hakarma_master_lines_total{mirror=\"b:9312\",outcome=\"connect_failure\"}/ {exit !(\$2 >= 20)}" "$T/lm.txt" && awk "/^hakarma_master_lines_total{mirror=\"a:9312\",outcome=\"ok\"}/ {exit !(\$2 >= 100)}" "$T/lm.txt"'
 
 echo "cli_metrics: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
