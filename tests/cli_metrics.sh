@@ -97,5 +97,24 @@ wait $l; lrc=$?
 promtool check metrics < "$T/lm.txt" > /dev/null 2>&1; prc=$?
 check "live --metrics during b's down fault: valid, b's refused lines counted" '[ $lrc -eq 0 ] && [ $prc -eq 0 ] && awk "/^hakarma_master_lines_total{mirror=\"b:9312\",outcome=\"connect_failure\"}/ {exit !(\$2 >= 20)}" "$T/lm.txt" && awk "/^hakarma_master_lines_total{mirror=\"a:9312\",outcome=\"ok\"}/ {exit !(\$2 >= 100)}" "$T/lm.txt"'
 
+# the Grafana dashboard: JSON, each query PromQL that promtool accepts (as a recording rule, with
+# Grafana's $__rate_interval as 1m), each metric it names one the programs above served
+D="$S/plots/grafana/hakarma-rehearsal.json"
+python3 - "$D" "$T/rules.yml" "$T/names.txt" <<'PY' 2> "$T/dash.err"; drc=$?
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+exprs = [t["expr"] for p in d["panels"] for t in p["targets"]]
+with open(sys.argv[2], "w") as f:
+    f.write("groups:\n- name: dashboard\n  rules:\n")
+    for i, e in enumerate(exprs):
+        f.write("  - record: hakarma:dashboard_%d\n    expr: %s\n" % (i, json.dumps(e.replace("$__rate_interval", "1m"))))
+open(sys.argv[3], "w").write("\n".join(sorted(set(re.findall(r"hakarma_[a-z_]+", " ".join(exprs))))) + "\n")
+print(len(exprs), file=sys.stderr)
+PY
+promtool check rules "$T/rules.yml" > "$T/rules.out" 2>&1; rrc=$?
+cat "$T/m.txt" "$T/rm.txt" | sed -n 's/^\(hakarma_[a-z_]*\).*/\1/p' | sort -u > "$T/served.txt"
+missing=$(comm -23 "$T/names.txt" "$T/served.txt" | tr '\n' ' ')
+check "the Grafana dashboard: JSON, $(cat "$T/dash.err" 2>/dev/null) queries promtool accepts, no metric unserved (${missing:-none missing})" '[ $drc -eq 0 ] && [ $rrc -eq 0 ] && [ -z "$missing" ] && [ -s "$T/names.txt" ]'
+
 echo "cli_metrics: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
