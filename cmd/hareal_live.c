@@ -34,7 +34,7 @@ typedef struct lopts {
     char outbuf[1024];
     int compare;
     int64_t duration_us;
-    long long base_port;
+    long long base_port, metrics_base;
 } lopts;
 
 #define WHO "hareal live"
@@ -48,6 +48,8 @@ static const hk_opt live_opts[] = {
     {"base-port", "N", HK_OPT_INT, A(base_port), 1, 65535, NULL,
      "mirror h (in the order the config names them) listens on N+h\n"
      "(default: each takes a free port); a port in use is refused", NULL},
+    {"mirror-metrics", "N", HK_OPT_INT, A(metrics_base), 1, 65535, NULL,
+     "mirror h serves /metrics on 127.0.0.1:N+h (hareal mirror's)", NULL},
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 
@@ -232,6 +234,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     hk_print_warns(WHO, s == lv.L.scn ? &lv.L.warns : &w);
     lv.cl.s = s;
     lv.cl.base_port = (int)o.base_port;
+    lv.cl.metrics_base = (int)o.metrics_base;
     uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
     snprintf(lv.cl.seed_s, sizeof lv.cl.seed_s, "%llu", (unsigned long long)seed);
     rc = run_live(&lv, &o, s, variant, seed);

@@ -45,25 +45,41 @@ static int port_free(int port)
     return ok;
 }
 
-/* Mirror h's port: base_port + h (checked free), or a free one. */
-static int port_for(const rl_cluster *lv, int h)
+/* Port base + h for mirror h (what: the option that asked for it), checked free. */
+static int pinned(const rl_cluster *lv, const char *what, int base, int h)
 {
-    if (!lv->base_port)
-        return free_port();
     const char *name = lv->s->cl->hosts[h].name;
-    long p = (long)lv->base_port + h;
+    long p = (long)base + h;
     if (p > 65535) {
-        fprintf(stderr, "hareal live: --base-port %d: mirror %s would need port %ld; the "
-                "scenario's %d mirrors need %d to %ld\n", lv->base_port, name, p, lv->n,
-                lv->base_port, (long)lv->base_port + lv->n - 1);
+        fprintf(stderr, "hareal live: %s %d: mirror %s would need port %ld; the scenario's %d "
+                "mirrors need %d to %ld\n", what, base, name, p, lv->n, base,
+                (long)base + lv->n - 1);
         return -1;
     }
     if (!port_free((int)p)) {
-        fprintf(stderr, "hareal live: port %ld (mirror %s, --base-port %d + %d) is in use: %s\n",
-                p, name, lv->base_port, h, strerror(errno));
+        fprintf(stderr, "hareal live: port %ld (mirror %s, %s %d + %d) is in use: %s\n", p, name,
+                what, base, h, strerror(errno));
         return -1;
     }
     return (int)p;
+}
+
+/* Mirror h's ports: base_port + h or a free one; metrics_base + h when asked. */
+static int ports_for(rl_cluster *lv, int h)
+{
+    rl_child *c = &lv->ch[h];
+    c->port = lv->base_port ? pinned(lv, "--base-port", lv->base_port, h) : free_port();
+    if (c->port < 0)
+        return -1;
+    if (lv->metrics_base && (c->mport = pinned(lv, "--mirror-metrics", lv->metrics_base, h)) < 0)
+        return -1;
+    long b = lv->base_port, m = lv->metrics_base;
+    if (h == 0 && b && m && b < m + lv->n && m < b + lv->n) {
+        fprintf(stderr, "hareal live: --base-port %ld and --mirror-metrics %ld overlap for %d "
+                "mirrors\n", b, m, lv->n);
+        return -1;
+    }
+    return 0;
 }
 
 static int port_up(int port)
@@ -101,9 +117,11 @@ static int spawn(rl_cluster *lv, rl_child *c)
     char listen[64], port_arg[16];
     snprintf(listen, sizeof listen, "127.0.0.1:%d", c->port);
     snprintf(port_arg, sizeof port_arg, "%d", c->port);
+    char metrics[64];
+    snprintf(metrics, sizeof metrics, "127.0.0.1:%d", c->mport);
     char *args[] = {lv->self, "mirror", "--listen", listen, "--scenario", lv->scn, "--name",
                     lv->s->cl->hosts[c->host].name, "--control", "--quiet", "--seed",
-                    lv->seed_s, NULL};
+                    lv->seed_s, c->mport ? "--metrics" : NULL, metrics, NULL};
     uv_pipe_init(lv->loop, &c->in, 0);
     c->pipe_open = 1;
     uv_stdio_container_t io[3];
@@ -253,7 +271,7 @@ int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
     if (!lv->ch)
         return -1;
     for (int h = 0; h < lv->n; h++) /* every port known before any child starts */
-        if ((lv->ch[h].port = port_for(lv, h)) < 0)
+        if (ports_for(lv, h) < 0)
             return -1;
     for (int h = 0; h < lv->n; h++) {
         rl_child *c = &lv->ch[h];
@@ -277,8 +295,11 @@ int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
         }
     }
     fprintf(stderr, "hareal live: %d mirrors up:", lv->n);
-    for (int h = 0; h < lv->n && h < 8; h++)
+    for (int h = 0; h < lv->n && h < 8; h++) {
         fprintf(stderr, " %s=127.0.0.1:%d", cl->hosts[h].name, lv->ch[h].port);
+        if (lv->ch[h].mport)
+            fprintf(stderr, " (metrics :%d)", lv->ch[h].mport);
+    }
     fprintf(stderr, "%s\n", lv->n > 8 ? " ..." : "");
     return schedule_faults(lv);
 }

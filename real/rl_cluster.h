@@ -13,6 +13,7 @@ typedef struct rl_child {
     uv_process_t proc;
     uv_pipe_t in;
     int running, stopped, port, host, pipe_open;
+    int mport;                   /* its /metrics port, 0 none */
     struct rl_cluster *lv;
 } rl_child;
 
@@ -35,6 +36,7 @@ typedef struct rl_cluster {
     char self[1024], scn[1024], seed_s[32];
     int ending;
     int base_port;               /* mirror h on base_port + h; 0: each on a free port */
+    int metrics_base;            /* mirror h serves /metrics on metrics_base + h; 0: none */
     const hk_scn *s;             /* the scenario in the variant's dialect */
 } rl_cluster;
 

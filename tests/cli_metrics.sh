@@ -90,10 +90,14 @@ mirror default { service = constant(2ms) }
 workload { arrivals = poisson(200/s) duration = 4s }
 fault b:9312 { at = 1s for = 2s kind = down }
 SCN
-timeout 60 "$H" live "$T/live.scn" --metrics 127.0.0.1:$((P+8)) --out "$T/live" > /dev/null 2>&1 & l=$!; PIDS+=($l)
-wait_port $((P+8)); sleep 2.5
+timeout 60 "$H" live "$T/live.scn" --metrics 127.0.0.1:$((P+8)) --mirror-metrics $((P+10)) --out "$T/live" > /dev/null 2> "$T/live.err" & l=$!; PIDS+=($l)
+wait_port $((P+8)); wait_port $((P+10)); sleep 2.5
 http $((P+8)) "GET /metrics HTTP/1.1" | body | tr -d '\r' > "$T/lm.txt"
+http $((P+10)) "GET /metrics HTTP/1.1" | body | tr -d '\r' > "$T/lma.txt"
 wait $l; lrc=$?
+check "live --mirror-metrics: each mirror child serves its own, the ports printed" 'grep -q "a:9312=127.0.0.1:[0-9]* (metrics :$((P+10))) b:9312=127.0.0.1:[0-9]* (metrics :$((P+11)))" "$T/live.err" && promtool check metrics < "$T/lma.txt" > /dev/null 2>&1 && awk "/^hakarma_mirror_searches_total{outcome=\"ok\"}/ {exit !(\$2 >= 100)}" "$T/lma.txt" && ! (exec 3<>/dev/tcp/127.0.0.1/$((P+10))) 2>/dev/null'
+timeout 60 "$H" live "$T/live.scn" --base-port $((P+12)) --mirror-metrics $((P+13)) --out "$T/live2" > /dev/null 2> "$T/live2.err"; orc=$?
+check "live: --base-port and --mirror-metrics ranges overlapping: refused" '[ $orc -ne 0 ] && grep -q "overlap for 2 mirrors" "$T/live2.err"'
 promtool check metrics < "$T/lm.txt" > /dev/null 2>&1; prc=$?
 check "live --metrics during b's down fault: valid, b's refused lines counted" '[ $lrc -eq 0 ] && [ $prc -eq 0 ] && awk "/^hakarma_master_lines_total{mirror=\"b:9312\",outcome=\"connect_failure\"}/ {exit !(\$2 >= 20)}" "$T/lm.txt" && awk "/^hakarma_master_lines_total{mirror=\"a:9312\",outcome=\"ok\"}/ {exit !(\$2 >= 100)}" "$T/lm.txt"'
 
