@@ -2,20 +2,20 @@
 #include "rl_http.h"
 
 #include <http_parser.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct rl_hconn {
     uv_tcp_t tcp;
+    uv_timer_t timer;            /* RL_HTTP_IDLE_MS for the request, then for the peer to go */
     uv_write_t wr;
+    uv_shutdown_t sd;
     rl_http *h;
     http_parser p;
     char url[RL_HTTP_REQ_MAX + 1];
     size_t url_len, got, discarded;
-    int done, closing, too_big;
-    uint32_t last4;              /* the last 4 bytes read (the end of a too large head) */
+    int done, closing, handles;  /* handles: of tcp and timer, not yet closed */
     hk_buf out;
     struct rl_hconn *next, **pprev;
 } hconn;
@@ -23,6 +23,8 @@ typedef struct rl_hconn {
 static void on_closed(uv_handle_t *x)
 {
     hconn *c = x->data;
+    if (--c->handles > 0)
+        return;
     c->h->nconns--;
     hk_buf_free(&c->out);
     free(c);
@@ -40,12 +42,25 @@ static void conn_close(hconn *c)
         c->pprev = NULL;
     }
     uv_close((uv_handle_t *)&c->tcp, on_closed);
+    uv_close((uv_handle_t *)&c->timer, on_closed);
+}
+
+static void on_timeout(uv_timer_t *t)
+{
+    conn_close(t->data);
 }
 
 static void on_written(uv_write_t *w, int status)
 {
-    (void)status;
-    conn_close(w->data);
+    if (status < 0)
+        conn_close(w->data);
+}
+
+/* The answer is out: the peer reads it, sees our end and closes; on_read then closes ours. */
+static void on_shut(uv_shutdown_t *sd, int status)
+{
+    if (status < 0)
+        conn_close(sd->data);
 }
 
 static const char *reason(int code)
@@ -60,7 +75,7 @@ static const char *reason(int code)
     }
 }
 
-/* The whole answer into c->out, then written; the connection closes after it. */
+/* The whole answer into c->out, written, then our side shut; reading goes on (dropping). */
 static void answer(hconn *c, int code, const char *ctype, const hk_buf *body, int head)
 {
     c->done = 1;
@@ -73,11 +88,14 @@ static void answer(hconn *c, int code, const char *ctype, const hk_buf *body, in
         conn_close(c);
         return;
     }
-    uv_read_stop((uv_stream_t *)&c->tcp);
     uv_buf_t b = uv_buf_init(c->out.s, (unsigned)c->out.len);
     c->wr.data = c;
-    if (uv_write(&c->wr, (uv_stream_t *)&c->tcp, &b, 1, on_written) < 0)
+    c->sd.data = c;
+    if (uv_write(&c->wr, (uv_stream_t *)&c->tcp, &b, 1, on_written) < 0 ||
+        uv_shutdown(&c->sd, (uv_stream_t *)&c->tcp, on_shut) < 0)
         conn_close(c);
+    else
+        uv_timer_start(&c->timer, on_timeout, RL_HTTP_IDLE_MS, 0);
 }
 
 static void answer_text(hconn *c, int code, const char *text)
@@ -127,36 +145,25 @@ static void on_alloc(uv_handle_t *x, size_t want, uv_buf_t *out)
 {
     (void)want;
     hconn *c = x->data;
-    size_t room = c->too_big ? 4096 : RL_HTTP_REQ_MAX - c->got + 1; /* +1: an overflow is seen */
+    size_t room = c->done ? 4096 : RL_HTTP_REQ_MAX - c->got + 1; /* +1: an overflow is seen */
     out->base = malloc(room);
     out->len = out->base ? room : 0;
-}
-
-/* A request over RL_HTTP_REQ_MAX is read to the end of its head (up to RL_HTTP_DISCARD_MAX
- * more bytes) before its 413: closing on unread bytes would reset the connection and lose it. */
-static void discard(hconn *c, const char *p, size_t n)
-{
-    for (size_t i = 0; i < n && !c->done; i++) {
-        c->last4 = (c->last4 << 8) | (uint8_t)p[i];
-        if (c->last4 == 0x0d0a0d0a || ++c->discarded > RL_HTTP_DISCARD_MAX)
-            answer_text(c, 413, "request too large");
-    }
 }
 
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     hconn *c = s->data;
     static const http_parser_settings set = {.on_url = on_url, .on_message_complete = on_complete};
-    if (n > 0 && !c->done && (c->too_big || c->got + (size_t)n > RL_HTTP_REQ_MAX)) {
-        c->too_big = 1;
-        discard(c, buf->base, (size_t)n);
-    } else if (n > 0 && !c->done) {
+    if (n < 0 || (c->done && (c->discarded += (size_t)n) > RL_HTTP_DISCARD_MAX))
+        conn_close(c);
+    else if (n > 0 && !c->done && c->got + (size_t)n > RL_HTTP_REQ_MAX)
+        answer_text(c, 413, "request too large");
+    else if (n > 0 && !c->done) {
         c->got += (size_t)n;
         size_t used = http_parser_execute(&c->p, &set, buf->base, (size_t)n);
         if (!c->done && (used != (size_t)n || HTTP_PARSER_ERRNO(&c->p) != HPE_OK))
             answer_text(c, 400, http_errno_description(HTTP_PARSER_ERRNO(&c->p)));
-    } else if (n < 0 && !c->done)
-        conn_close(c);
+    }
     free(buf->base);
 }
 
@@ -169,7 +176,10 @@ static void on_conn(uv_stream_t *srv, int status)
     c->h = h;
     hk_buf_init(&c->out);
     uv_tcp_init(h->loop, &c->tcp);
+    uv_timer_init(h->loop, &c->timer);
     c->tcp.data = c;
+    c->timer.data = c;
+    c->handles = 2;
     h->nconns++;
     c->next = h->conns;
     if (h->conns)
@@ -182,6 +192,7 @@ static void on_conn(uv_stream_t *srv, int status)
     }
     http_parser_init(&c->p, HTTP_REQUEST);
     c->p.data = c;
+    uv_timer_start(&c->timer, on_timeout, RL_HTTP_IDLE_MS, 0);
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 

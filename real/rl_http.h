@@ -1,8 +1,10 @@
 /* rl_http: a small HTTP/1.1 server on libuv for what the real mode serves to monitoring
  * (/metrics). Requests are parsed by libhttp-parser (Debian libhttp-parser-dev), never by
- * hand; each connection gets one answer and is closed (Connection: close). A request that is
- * not HTTP gets 400, one larger than RL_HTTP_REQ_MAX bytes 413, a method other than GET or
- * HEAD 405, a path the handler does not know 404. */
+ * hand; each connection gets one answer (Connection: close). A request that is not HTTP
+ * gets 400, one larger than RL_HTTP_REQ_MAX bytes 413, a method other than GET or HEAD 405, a
+ * path the handler does not know 404. After its answer a connection's write side is shut and
+ * what the peer still sends is read and dropped until it closes (a close on unread bytes would
+ * reset the connection and lose the answer); RL_HTTP_IDLE_MS bounds both phases. */
 #ifndef RL_HTTP_H
 #define RL_HTTP_H
 
@@ -11,7 +13,8 @@
 
 #define RL_HTTP_REQ_MAX 8192     /* bytes of one request (headers included) */
 #define RL_HTTP_CONNS_MAX 64     /* connections at once; more are closed at accept */
-#define RL_HTTP_DISCARD_MAX 65536 /* bytes of a too large request read before its 413 */
+#define RL_HTTP_DISCARD_MAX 65536 /* bytes read and dropped after an answer, then closed */
+#define RL_HTTP_IDLE_MS 5000     /* a request not complete, or a peer not gone, by then: closed */
 
 /* Fill body for path (the URL without its query); return 200 (ctype set) or 404. */
 typedef int (*rl_http_fn)(void *user, const char *path, hk_buf *body, const char **ctype);

@@ -12,8 +12,7 @@ T=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+. "$S/tests/lib.sh"
 H="$B/hareal"
 P=$(( 26000 + ($$ % 90) * 10 ))  # 26000-26900: below the ephemeral range, apart from other tests
 wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
@@ -44,6 +43,9 @@ check "not HTTP: 400" 'http $((P+1)) "HELLO THERE" | head -1 | grep -q "^HTTP/1.
 long=$(head -c 9000 /dev/zero | tr '\0' a)
 check "a request over 8 KiB: 413" 'http $((P+1)) "GET /$long HTTP/1.1" | head -1 | grep -q "^HTTP/1.1 413"'
 check "a query string is not part of the path" 'http $((P+1)) "GET /metrics?x=1 HTTP/1.1" | head -1 | grep -q "^HTTP/1.1 200"'
+# a peer that connects and says nothing holds a slot only RL_HTTP_IDLE_MS (5 s)
+t0=$(date +%s%N); exec 4<>/dev/tcp/127.0.0.1/$((P+1)); timeout 15 cat <&4 > /dev/null; t1=$(date +%s%N); exec 4<&-
+check "a silent peer is closed after 5 s ($(( (t1 - t0) / 1000000 )) ms)" '[ $(( (t1 - t0) / 1000000 )) -ge 4500 ] && [ $(( (t1 - t0) / 1000000 )) -lt 12000 ]'
 kill -TERM $m; wait $m; mrc=$?
 check "SIGTERM: exit 0, the metrics port closed" '[ $mrc -eq 0 ] && ! (exec 3<>/dev/tcp/127.0.0.1/$((P+1))) 2>/dev/null'
 
