@@ -11,12 +11,19 @@
 #include <time.h>
 #include <unistd.h>
 
+static struct sockaddr_in loopback(int port)
+{
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return a;
+}
+
 static int free_port(void)
 {
     int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct sockaddr_in a = loopback(0);
     socklen_t len = sizeof a;
     int port = -1;
     if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
@@ -31,10 +38,7 @@ static int free_port(void)
 static int port_free(int port)
 {
     int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct sockaddr_in a = loopback(port);
     int one = 1;
     int ok = s >= 0 && setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
              bind(s, (struct sockaddr *)&a, sizeof a) == 0;
@@ -85,10 +89,7 @@ static int ports_for(rl_cluster *lv, int h)
 static int port_up(int port)
 {
     int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct sockaddr_in a = loopback(port);
     int ok = s >= 0 && connect(s, (struct sockaddr *)&a, sizeof a) == 0;
     if (s >= 0)
         close(s);
