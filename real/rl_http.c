@@ -14,7 +14,8 @@ typedef struct rl_hconn {
     rl_http *h;
     http_parser p;
     char url[RL_HTTP_REQ_MAX + 1];
-    size_t url_len, got, discarded;
+    char body[RL_HTTP_REQ_MAX + 1];
+    size_t url_len, body_len, got, discarded;
     int done, closing, handles;  /* handles: of tcp and timer, not yet closed */
     hk_buf out;
     struct rl_hconn *next, **pprev;
@@ -67,9 +68,12 @@ static const char *reason(int code)
 {
     switch (code) {
     case 200: return "OK";
+    case 201: return "Created";
+    case 204: return "No Content";
     case 400: return "Bad Request";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
     case 413: return "Content Too Large";
     default: return "Internal Server Error";
     }
@@ -118,25 +122,38 @@ static int on_url(http_parser *p, const char *at, size_t n)
     return 0;
 }
 
+static int on_body(http_parser *p, const char *at, size_t n)
+{
+    hconn *c = p->data; /* the whole request is within RL_HTTP_REQ_MAX, so is its body */
+    memcpy(c->body + c->body_len, at, n);
+    c->body_len += n;
+    c->body[c->body_len] = '\0';
+    return 0;
+}
+
+int rl_http_reading(const rl_http_req *rq)
+{
+    return rq->method == HTTP_GET || rq->method == HTTP_HEAD;
+}
+
 static int on_complete(http_parser *p)
 {
     hconn *c = p->data;
-    int head = p->method == HTTP_HEAD;
-    if (p->method != HTTP_GET && !head) {
-        answer_text(c, 405, "only GET and HEAD are served");
+    int m = p->method;
+    if (m != HTTP_GET && m != HTTP_HEAD && m != HTTP_POST && m != HTTP_DELETE) {
+        answer_text(c, 405, "only GET, HEAD, POST and DELETE are served");
         return 1;
     }
     c->url[strcspn(c->url, "?#")] = '\0';
+    rl_http_req rq = {m, c->url, c->body, c->body_len};
     hk_buf body;
     hk_buf_init(&body);
     const char *ctype = "text/plain; charset=utf-8";
-    int code = c->h->fn(c->h->user, c->url, &body, &ctype);
-    if (code != 200) {
-        hk_buf_reset(&body);
-        hk_buf_printf(&body, "no such page: %s (try /metrics)\n", c->url);
-        ctype = "text/plain; charset=utf-8";
-    }
-    answer(c, code, ctype, &body, head);
+    int code = c->h->fn(c->h->user, &rq, &body, &ctype);
+    if (code >= 400 && body.len == 0)
+        hk_buf_printf(&body, "%s: %s %s\n", code == 404 ? "no such page" : reason(code),
+                      http_method_str((enum http_method)m), c->url);
+    answer(c, code, ctype, &body, m == HTTP_HEAD);
     hk_buf_free(&body);
     return 1; /* one request per connection: stop parsing */
 }
@@ -153,7 +170,8 @@ static void on_alloc(uv_handle_t *x, size_t want, uv_buf_t *out)
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     hconn *c = s->data;
-    static const http_parser_settings set = {.on_url = on_url, .on_message_complete = on_complete};
+    static const http_parser_settings set = {.on_url = on_url, .on_body = on_body,
+                                             .on_message_complete = on_complete};
     if (n < 0 || (c->done && (c->discarded += (size_t)n) > RL_HTTP_DISCARD_MAX))
         conn_close(c);
     else if (n > 0 && !c->done && c->got + (size_t)n > RL_HTTP_REQ_MAX)

@@ -1,8 +1,8 @@
 /* rl_http: a small HTTP/1.1 server on libuv for what the real mode serves to monitoring
- * (/metrics). Requests are parsed by libhttp-parser (Debian libhttp-parser-dev), never by
+ * (/metrics) and the proxy's control API. Requests are parsed by libhttp-parser (Debian libhttp-parser-dev), never by
  * hand; each connection gets one answer (Connection: close). A request that is not HTTP
- * gets 400, one larger than RL_HTTP_REQ_MAX bytes 413, a method other than GET or HEAD 405, a
- * path the handler does not know 404. After its answer a connection's write side is shut and
+ * gets 400, one larger than RL_HTTP_REQ_MAX bytes (body included) 413, a method other than
+ * GET, HEAD, POST or DELETE 405; the handler answers the rest. After its answer a connection's write side is shut and
  * what the peer still sends is read and dropped until it closes (a close on unread bytes would
  * reset the connection and lose the answer); RL_HTTP_IDLE_MS bounds both phases. */
 #ifndef RL_HTTP_H
@@ -16,8 +16,19 @@
 #define RL_HTTP_DISCARD_MAX 65536 /* bytes read and dropped after an answer, then closed */
 #define RL_HTTP_IDLE_MS 5000     /* a request not complete, or a peer not gone, by then: closed */
 
-/* Fill body for path (the URL without its query); return 200 (ctype set) or 404. */
-typedef int (*rl_http_fn)(void *user, const char *path, hk_buf *body, const char **ctype);
+typedef struct rl_http_req {
+    int method;                  /* http_parser's: HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_DELETE */
+    const char *path;            /* the URL without its query */
+    const char *body;            /* NUL-terminated */
+    size_t len;
+} rl_http_req;
+
+/* Fill body (ctype set, text/plain by default) and return the status: 200, 201, 204, 400,
+ * 404, 405, 409. An error with an empty body gets a line of text saying what. */
+typedef int (*rl_http_fn)(void *user, const rl_http_req *rq, hk_buf *body, const char **ctype);
+
+/* GET or HEAD: what a page that only shows something serves (others answer 405). */
+int rl_http_reading(const rl_http_req *rq);
 
 typedef struct rl_http {
     uv_loop_t *loop;

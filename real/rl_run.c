@@ -23,10 +23,12 @@ static void on_end(rl_drive *d)
     r->serving = 0;
 }
 
-static int metrics_page(void *user, const char *path, hk_buf *body, const char **ctype)
+static int metrics_page(void *user, const rl_http_req *rq, hk_buf *body, const char **ctype)
 {
-    if (strcmp(path, "/metrics"))
+    if (strcmp(rq->path, "/metrics"))
         return 404;
+    if (!rl_http_reading(rq))
+        return 405;
     rl_drive_metrics(user, body);
     *ctype = RL_PROM_CTYPE;
     return 200;
