@@ -2,7 +2,8 @@
  * the options replay and live share; the work is real/'s (rl_serve, rl_run, rl_cluster).
  *   hareal mirror --listen IP:PORT ...   hareal_mirror.c: a mirror agent real masters accept
  *   hareal replay --config F --trace F   hareal_replay.c: a master replaying a trace or log
- *   hareal live SCENARIO ...             hareal_live.c: a whole cluster, faults for real */
+ *   hareal live SCENARIO ...             hareal_live.c: a whole cluster, faults for real
+ *   hareal proxy --listen --upstream     hareal_proxy.c: a fault proxy before a real agent */
 #ifndef HAREAL_H
 #define HAREAL_H
 
@@ -36,5 +37,6 @@ void rl_plots(const rl_common *c, const char *who);
 int rl_cmd_mirror(int argc, char **argv);
 int rl_cmd_replay(int argc, char **argv);
 int rl_cmd_live(int argc, char **argv, const char *self);
+int rl_cmd_proxy(int argc, char **argv);
 
 #endif

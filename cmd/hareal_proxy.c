@@ -1,0 +1,129 @@
+/* hareal_proxy: `hareal proxy` — a protocol-aware fault proxy in front of real agents
+ * (searchd 2.2.11 or Manticore), faults set by a scenario's schedule or live over a
+ * toxiproxy-shaped control API; served by rl_pxrun until a signal. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hareal.h"
+#include "hk_file.h"
+#include "hk_scnload.h"
+#include "rl_pxrun.h"
+
+#define WHO "hareal proxy"
+
+typedef struct popts {
+    const char *listen, *upstream, *name, *config, *api, *metrics, *scenario, *mirror;
+    long long seed;
+    int quiet;
+} popts;
+
+#define A(f) offsetof(popts, f)
+static const hk_opt proxy_opts[] = {
+    {"listen", "IP:PORT", HK_OPT_STR, A(listen), 0, 0, NULL,
+     "where the master connects (its agent line names this)", NULL},
+    {"upstream", "IP:PORT", HK_OPT_STR, A(upstream), 0, 0, NULL,
+     "the real agent behind (searchd's API port)", NULL},
+    {"name", "NAME", HK_OPT_STR, A(name), 0, 0, NULL,
+     "the proxy's name in the API and metrics (default: --mirror, else\n"
+     "the upstream)", NULL},
+    {"config", "FILE.json", HK_OPT_STR, A(config), 0, 0, NULL,
+     "several proxies, as toxiproxy's config: a JSON array of\n"
+     "{\"name\", \"listen\", \"upstream\", \"enabled\"}", NULL},
+    {"api", "IP:PORT", HK_OPT_STR, A(api), 0, 0, NULL,
+     "the control API and /metrics (default 127.0.0.1:8474, toxiproxy's)", NULL},
+    {"metrics", "IP:PORT", HK_OPT_STR, A(metrics), 0, 0, NULL,
+     "/metrics on another address too (Prometheus text format)", NULL},
+    {"scenario", "FILE", HK_OPT_STR, A(scenario), 0, 0, NULL,
+     "with --mirror: that mirror's `fault` blocks on schedule, timed from\n"
+     "the proxy's start", NULL},
+    {"mirror", "HOST:PORT", HK_OPT_STR, A(mirror), 0, 0, NULL,
+     "the scenario's mirror this proxy stands for", NULL},
+    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL,
+     "random seed of the toxics' draws (default 1)", NULL},
+    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+#undef A
+
+static const hk_cmd proxy_cmd = {
+    WHO, "--listen IP:PORT --upstream IP:PORT [options]\n--config FILE.json [options]",
+    "Sits between masters and a real agent, speaks the agent protocol both ways and\n"
+    "passes everything through unchanged until a fault (a toxic) is set: by a scenario's\n"
+    "schedule or over the control API, in toxiproxy's shape, e.g.\n"
+    "  curl -d '{\"type\":\"stuck\"}' http://127.0.0.1:8474/proxies/NAME/toxics\n"
+    "  curl -X DELETE http://127.0.0.1:8474/proxies/NAME/toxics/stuck_downstream\n"
+    "Toxic types: stall, stuck (pings answered, searches never), blackhole, refuse,\n"
+    "errors (an ERROR reply), warnings, latency (attributes latency, jitter in ms),\n"
+    "slow (attributes factor), bandwidth (attributes rate, KB/s), reset; each with a\n"
+    "toxicity (its probability per request) and attributes.command: search, ping, any.",
+    {{proxy_opts, 0}}, 0, 0, "operand",
+    "It runs until SIGINT, SIGTERM or SIGHUP (exit 0); 1: a port cannot be had;\n"
+    "3: a config or scenario is wrong (file:line:column and what was expected).\n"};
+
+static int parse(int argc, char **argv, popts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->api = "127.0.0.1:8474";
+    int npos, rc = hk_cmd_parse(&proxy_cmd, argc, argv, o, NULL, &npos);
+    if (rc)
+        return rc;
+    if (!!o->listen != !!o->upstream)
+        return hk_cmd_bad(&proxy_cmd, "--listen and --upstream go together");
+    if (!o->listen && !o->config)
+        return hk_cmd_bad(&proxy_cmd, "expected --listen and --upstream, or --config");
+    if (!!o->scenario != !!o->mirror)
+        return hk_cmd_bad(&proxy_cmd, "--scenario and --mirror go together");
+    if (o->scenario && !o->listen && !o->name)
+        return hk_cmd_bad(&proxy_cmd, "--scenario: name the config's proxy it acts on (--name)");
+    if (!o->name)
+        o->name = o->mirror ? o->mirror : o->upstream;
+    return 0;
+}
+
+/* The scenario, and the host --mirror names in it; 0 or an exit code (said). */
+static int scenario(const popts *o, hk_loaded *L, int *host)
+{
+    hk_err e;
+    if (hk_scn_load(o->scenario, 1, L, &e) < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_INPUT;
+    }
+    if ((*host = hk_cluster_find_host(L->scn->cl, o->mirror)) < 0) {
+        fprintf(stderr, WHO ": %s is not a mirror of %s\n", o->mirror, o->scenario);
+        return HK_EXIT_INPUT;
+    }
+    return 0;
+}
+
+int rl_cmd_proxy(int argc, char **argv)
+{
+    popts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    rl_pxrun_cfg c = {o.name, o.listen, o.upstream, NULL, o.config, o.api, o.metrics,
+                      NULL, -1, (uint64_t)o.seed, o.quiet, HK_VERSION};
+    hk_loaded L = {0};
+    char *text = NULL, msg[512];
+    size_t len;
+    hk_err e;
+    if (o.config && hk_file_read(o.config, &text, &len, &e) < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_INPUT;
+    }
+    c.config = text;
+    if (o.scenario && (rc = scenario(&o, &L, &c.host)) != 0) {
+        free(text);
+        return rc;
+    }
+    c.scn = L.scn;
+    int sig = 0;
+    if (rl_pxrun(&c, &sig, msg, sizeof msg) < 0) {
+        fprintf(stderr, WHO ": %s\n", msg);
+        rc = o.config && strncmp(msg, o.config, strlen(o.config)) == 0 ? HK_EXIT_INPUT
+                                                                      : HK_EXIT_RUN;
+    }
+    free(text);
+    hk_loaded_free(&L);
+    return rc;
+}

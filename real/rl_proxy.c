@@ -1,0 +1,567 @@
+/* rl_proxy: the proxy's data path — a master connection, its upstream twin, and each request
+ * through the toxics (see rl_proxy.h). */
+#include "rl_proxy.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "hk_frame.h"
+#include "hk_err.h"
+#include "rl_addr.h"
+
+enum { ST_IDLE, ST_HELD, ST_WAIT, ST_DELAY, ST_DRIP, ST_GONE };
+
+typedef struct rl_pconn {
+    uv_tcp_t dn, up;             /* the master's connection, ours to the agent */
+    uv_timer_t timer;            /* a reply's delay, a drip's pace */
+    uv_connect_t creq;
+    uv_shutdown_t sd;
+    rl_proxy *p;
+    hk_bytes din, uin;           /* read from the master, from the agent; not yet passed on */
+    hk_frame fdn, fup;
+    int handles, closing, up_ready, up_eof, shut, state, ping, held;
+    rl_tx_plan plan;
+    uint64_t sent_ns;            /* when the request went upstream */
+    hk_bytes reply;              /* a reply held back (delay, drip) */
+    size_t drip_off;
+    struct rl_pconn *next, **pprev;
+} pconn;
+
+typedef struct pwrite {
+    uv_write_t w;
+    pconn *c;
+    int then_reset;
+    uint8_t data[];
+} pwrite;
+
+static const char *act_names[RL_PX_N] = {"passed", "error", "warning", "held",
+                                         "delayed", "reset", "dropped"};
+
+const char *rl_px_act_name(rl_px_act a) { return a < RL_PX_N ? act_names[a] : "?"; }
+
+static void pump_dn(pconn *c);
+static void pump_up(pconn *c);
+
+/* ---- lifecycle ------------------------------------------------------ */
+
+static void on_closed(uv_handle_t *h)
+{
+    pconn *c = h->data;
+    if (--c->handles > 0)
+        return;
+    hk_bytes_free(&c->din);
+    hk_bytes_free(&c->uin);
+    hk_bytes_free(&c->reply);
+    free(c);
+}
+
+static void conn_close(pconn *c, int reset)
+{
+    if (c->closing)
+        return;
+    c->closing = 1;
+    c->state = ST_GONE;
+    c->p->nconns--;
+    if (c->pprev) {
+        *c->pprev = c->next;
+        if (c->next)
+            c->next->pprev = c->pprev;
+        c->pprev = NULL;
+    }
+    uv_close((uv_handle_t *)&c->timer, on_closed);
+    uv_close((uv_handle_t *)&c->up, on_closed);
+    if (!reset || uv_tcp_close_reset(&c->dn, on_closed) != 0)
+        uv_close((uv_handle_t *)&c->dn, on_closed);
+}
+
+static void on_written(uv_write_t *w, int status)
+{
+    pwrite *pw = (pwrite *)w;
+    if (status < 0 || pw->then_reset)
+        conn_close(pw->c, 1);
+    free(pw);
+}
+
+/* n bytes to the master (to = &c->dn) or the agent (&c->up); then_reset: reset after. */
+static void send_to(pconn *c, uv_tcp_t *to, const void *b, size_t n, int then_reset)
+{
+    pwrite *pw = c->closing ? NULL : malloc(sizeof *pw + n);
+    if (!pw) {
+        conn_close(c, 1);
+        return;
+    }
+    pw->c = c;
+    pw->then_reset = then_reset;
+    memcpy(pw->data, b, n);
+    uv_buf_t ub = uv_buf_init((char *)pw->data, (unsigned)n);
+    if (uv_write(&pw->w, (uv_stream_t *)to, &ub, 1, on_written) < 0) {
+        free(pw);
+        conn_close(c, 1);
+    }
+}
+
+static void consume(hk_bytes *b, size_t n)
+{
+    memmove(b->p, b->p + n, b->len - n);
+    b->len -= n;
+}
+
+static int stalled(const rl_proxy *p) { return rl_toxics_have(p->tx, p->ntx, RL_TX_STALL); }
+static int blackholed(const rl_proxy *p)
+{
+    return rl_toxics_have(p->tx, p->ntx, RL_TX_BLACKHOLE);
+}
+
+/* ---- replies (agent -> master) -------------------------------------- */
+
+static void send_reply(pconn *c);
+
+/* A reply held back by a timer went out: the connection goes on with what waited. */
+static void resumed(pconn *c)
+{
+    c->state = ST_IDLE;
+    pump_up(c);
+}
+
+static void on_drip(uv_timer_t *t)
+{
+    pconn *c = t->data;
+    size_t chunk = (size_t)(c->plan.rate_kbs * 1024 / 100); /* every 10 ms */
+    if (chunk < 1)
+        chunk = 1;
+    if (chunk > c->reply.len - c->drip_off)
+        chunk = c->reply.len - c->drip_off;
+    send_to(c, &c->dn, c->reply.p + c->drip_off, chunk, 0);
+    c->drip_off += chunk;
+    if (c->drip_off < c->reply.len)
+        return;
+    uv_timer_stop(&c->timer);
+    resumed(c);
+}
+
+/* The held reply out, as the plan says; the state says when the next request may go. */
+static void send_reply(pconn *c)
+{
+    if (c->closing)
+        return;
+    if (c->plan.reset) {
+        c->p->st.req[c->ping][RL_PX_RESET]++;
+        send_to(c, &c->dn, c->reply.p, c->reply.len / 2, 1);
+        c->state = ST_GONE;
+        return;
+    }
+    if (c->plan.rate_kbs > 0) {
+        c->state = ST_DRIP;
+        c->drip_off = 0;
+        uv_timer_start(&c->timer, on_drip, 0, 10);
+        return;
+    }
+    send_to(c, &c->dn, c->reply.p, c->reply.len, 0);
+    c->state = ST_IDLE;
+}
+
+static void on_delayed(uv_timer_t *t)
+{
+    pconn *c = t->data;
+    send_reply(c);
+    if (c->state == ST_IDLE)
+        resumed(c);
+}
+
+/* An OK reply to a search as a WARNING one: status 3, the message first. */
+static void to_warning(pconn *c)
+{
+    hk_hdr h;
+    hk_hdr_read(c->reply.p, &h);
+    if (h.code != HK_ST_OK || c->ping)
+        return;
+    hk_bytes w;
+    hk_bytes_init(&w);
+    hk_put_hdr(&w, HK_ST_WARNING, h.ver, h.len + 4 + (uint32_t)strlen(c->plan.msg));
+    hk_put_str(&w, c->plan.msg);
+    hk_put_raw(&w, c->reply.p + 8, c->reply.len - 8);
+    hk_bytes_free(&c->reply);
+    c->reply = w;
+    c->p->st.req[0][RL_PX_WARNING]++;
+}
+
+/* The agent's reply to the request in flight: the toxics' plan carried out. */
+static void deliver(pconn *c, const uint8_t *unit, size_t n)
+{
+    double up_ms = (double)(uv_hrtime() - c->sent_ns) / 1e6;
+    rl_prom_observe(&c->p->st.upstream[c->ping], up_ms / 1e3);
+    c->reply.len = 0;
+    hk_put_raw(&c->reply, unit, n);
+    if (c->plan.warning)
+        to_warning(c);
+    double delay = c->plan.delay_ms + (c->plan.factor - 1) * up_ms;
+    if (delay >= 0.001) {
+        c->p->st.req[c->ping][RL_PX_DELAYED]++;
+        c->state = ST_DELAY;
+        uv_timer_start(&c->timer, on_delayed, (uint64_t)(delay + 0.5), 0);
+        return;
+    }
+    if (!c->plan.warning && !c->plan.reset && c->plan.rate_kbs <= 0)
+        c->p->st.req[c->ping][RL_PX_PASSED]++;
+    send_reply(c);
+}
+
+static void on_shut(uv_shutdown_t *sd, int status)
+{
+    (void)status;
+    conn_close(sd->data, 0);
+}
+
+/* The agent closed: once what it sent before is through, the master sees the close too. */
+static void finish(pconn *c)
+{
+    if (!c->up_eof || c->shut || c->closing || c->state == ST_DELAY || c->state == ST_DRIP ||
+        stalled(c->p) || blackholed(c->p))
+        return;
+    if (c->uin.len) /* a partial unit: passed on as it is */
+        send_to(c, &c->dn, c->uin.p, c->uin.len, 0);
+    c->uin.len = 0;
+    c->shut = 1;
+    c->sd.data = c;
+    if (c->closing || uv_shutdown(&c->sd, (uv_stream_t *)&c->dn, on_shut) < 0)
+        conn_close(c, 0);
+}
+
+static void pump_up(pconn *c)
+{
+    while (!c->closing && c->state != ST_DELAY && c->state != ST_DRIP && !stalled(c->p)) {
+        if (blackholed(c->p)) {
+            c->uin.len = 0;
+            return;
+        }
+        hk_hdr h;
+        size_t used;
+        int k = hk_frame_step(&c->fup, 0, c->uin.p, c->uin.len, &h, &used);
+        if (k == HK_FR_NEED)
+            break;
+        if (k == HK_FR_TOO_BIG) {
+            conn_close(c, 1);
+            return;
+        }
+        if (k == HK_FR_UNIT && c->state == ST_WAIT)
+            deliver(c, c->uin.p, used);
+        else /* a hello (good or not: the master judges it), or a reply nobody waits for */
+            send_to(c, &c->dn, c->uin.p, k == HK_FR_BAD_HELLO ? 4 : used, 0);
+        c->fup.got_hello = 1;
+        consume(&c->uin, k == HK_FR_BAD_HELLO ? 4 : used);
+    }
+    finish(c);
+    pump_dn(c); /* a reply went out: the next request, if one waits */
+}
+
+/* ---- requests (master -> agent) ------------------------------------- */
+
+/* An ERROR reply to the search at the head of din, answered here. */
+static void answer_error(pconn *c, const hk_hdr *h)
+{
+    hk_bytes b;
+    hk_bytes_init(&b);
+    hk_put_hdr(&b, HK_ST_ERROR, h->ver, 4 + (uint32_t)strlen(c->plan.msg));
+    hk_put_str(&b, c->plan.msg);
+    send_to(c, &c->dn, b.p, b.len, 0);
+    hk_bytes_free(&b);
+    c->p->st.req[c->ping][RL_PX_ERROR]++;
+}
+
+/* One whole request at the head of din: 1 when the pump may go on to the next. */
+static int request(pconn *c, const hk_hdr *h, size_t used)
+{
+    if (h->code != HK_CMD_SEARCH && h->code != HK_CMD_PING) {
+        c->p->st.persist += h->code == HK_CMD_PERSIST;
+        send_to(c, &c->up, c->din.p, used, 0); /* PERSIST and the rest: as they are */
+        consume(&c->din, used);
+        return 1;
+    }
+    c->ping = h->code == HK_CMD_PING;
+    rl_toxics_plan(c->p->tx, c->p->ntx, c->ping, c->p->rng, &c->plan);
+    if (c->held) /* held once: held while a stuck toxic is on, without a new draw */
+        c->plan.hold = rl_toxics_have(c->p->tx, c->p->ntx, RL_TX_STUCK);
+    if (c->plan.hold) {
+        c->p->st.req[c->ping][RL_PX_HELD] += !c->held;
+        c->held = 1;
+        c->state = ST_HELD;
+        return 0;
+    }
+    c->held = 0;
+    if (c->plan.error) {
+        answer_error(c, h);
+        consume(&c->din, used);
+        return 1;
+    }
+    send_to(c, &c->up, c->din.p, used, 0);
+    consume(&c->din, used);
+    c->sent_ns = uv_hrtime();
+    c->state = ST_WAIT;
+    return 0;
+}
+
+static void pump_dn(pconn *c)
+{
+    while (!c->closing && c->up_ready && c->state == ST_IDLE && !stalled(c->p)) {
+        if (blackholed(c->p)) {
+            c->p->st.req[0][RL_PX_DROPPED] += c->din.len > 0;
+            c->din.len = 0;
+            return;
+        }
+        /* the agent's hello reaches the master before any reply, ours included: requests
+         * wait for it (pump_up calls again once it is through) */
+        if (c->fdn.got_hello && !c->fup.got_hello)
+            return;
+        hk_hdr h;
+        size_t used;
+        int k = hk_frame_step(&c->fdn, 1, c->din.p, c->din.len, &h, &used);
+        if (k == HK_FR_NEED)
+            return;
+        if (k == HK_FR_TOO_BIG) {
+            conn_close(c, 1);
+            return;
+        }
+        if (k == HK_FR_HELLO) {
+            send_to(c, &c->up, c->din.p, used, 0);
+            consume(&c->din, used);
+        } else if (!request(c, &h, used))
+            return;
+    }
+}
+
+/* ---- reading -------------------------------------------------------- */
+
+static void on_alloc(uv_handle_t *h, size_t want, uv_buf_t *b)
+{
+    (void)h;
+    b->base = malloc(want);
+    b->len = b->base ? want : 0;
+}
+
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+    pconn *c = s->data;
+    int from_up = s == (uv_stream_t *)&c->up;
+    hk_bytes *in = from_up ? &c->uin : &c->din;
+    if (n < 0 && from_up && !c->closing) {
+        c->up_eof = 1;
+        uv_read_stop(s);
+        finish(c);
+    } else if (n < 0 && !c->closing)
+        conn_close(c, 0); /* the master went: so does our twin */
+    else if (n > 0 && !c->closing) {
+        hk_put_raw(in, b->base, (size_t)n);
+        if (in->oom || in->len > HK_PROTO_MAX_PACKET + 4096u)
+            conn_close(c, 1);
+        else if (from_up)
+            pump_up(c);
+        else
+            pump_dn(c);
+    }
+    free(b->base);
+}
+
+static void on_up_connected(uv_connect_t *r, int status)
+{
+    pconn *c = r->data;
+    if (status == UV_ECANCELED || c->closing)
+        return;
+    if (status < 0) {
+        c->p->st.upstream_failed++;
+        conn_close(c, 1); /* the master sees what a dead agent gives: a reset */
+        return;
+    }
+    c->up_ready = 1;
+    uv_read_start((uv_stream_t *)&c->up, on_alloc, on_read);
+    pump_dn(c);
+}
+
+static void link_conn(rl_proxy *p, pconn *c)
+{
+    c->next = p->conns;
+    if (p->conns)
+        p->conns->pprev = &c->next;
+    p->conns = c;
+    c->pprev = &p->conns;
+    p->nconns++;
+}
+
+static pconn *conn_new(rl_proxy *p)
+{
+    pconn *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->p = p;
+    hk_bytes_init(&c->din);
+    hk_bytes_init(&c->uin);
+    hk_bytes_init(&c->reply);
+    hk_frame_init(&c->fdn, HK_PROTO_MAX_PACKET);
+    hk_frame_init(&c->fup, HK_PROTO_MAX_PACKET);
+    uv_tcp_init(p->loop, &c->dn);
+    uv_tcp_init(p->loop, &c->up);
+    uv_timer_init(p->loop, &c->timer);
+    c->dn.data = c->up.data = c->timer.data = c->creq.data = c;
+    c->handles = 3;
+    link_conn(p, c);
+    return c;
+}
+
+static int refused(rl_proxy *p)
+{
+    for (int i = 0; i < p->ntx; i++)
+        if (p->tx[i].kind == RL_TX_REFUSE &&
+            (p->tx[i].toxicity >= 1 || gsl_rng_uniform(p->rng) < p->tx[i].toxicity))
+            return 1;
+    return 0;
+}
+
+static void on_conn(uv_stream_t *srv, int status)
+{
+    rl_proxy *p = srv->data;
+    pconn *c = status < 0 ? NULL : conn_new(p);
+    if (!c)
+        return;
+    if (uv_accept(srv, (uv_stream_t *)&c->dn) < 0) {
+        conn_close(c, 0);
+        return;
+    }
+    p->st.accepted++;
+    if (p->nconns > RL_PROXY_CONNS_MAX || refused(p)) {
+        p->st.refused++;
+        conn_close(c, 1);
+        return;
+    }
+    uv_tcp_nodelay(&c->dn, 1);
+    uv_tcp_nodelay(&c->up, 1);
+    uv_read_start((uv_stream_t *)&c->dn, on_alloc, on_read);
+    if (uv_tcp_connect(&c->creq, &c->up, (const struct sockaddr *)&p->up_addr,
+                       on_up_connected) < 0) {
+        p->st.upstream_failed++;
+        conn_close(c, 1);
+    }
+}
+
+/* ---- the proxy ------------------------------------------------------ */
+
+int rl_proxy_init(rl_proxy *p, uv_loop_t *loop, const char *name, const char *listen,
+                  const char *upstream, uint64_t seed, char *msg, int n)
+{
+    memset(p, 0, sizeof *p);
+    p->loop = loop;
+    char host[64];
+    int port;
+    if (rl_addr_parse(upstream, host, sizeof host, &port) < 0 ||
+        uv_ip4_addr(host, port, &p->up_addr) < 0)
+        return hk_err_msg(msg, n, "upstream '%.80s': expected IPv4:PORT", upstream);
+    if (rl_addr_parse(listen, host, sizeof host, &port) < 0)
+        return hk_err_msg(msg, n, "listen '%.80s': expected IPv4:PORT", listen);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->listen, sizeof p->listen, "%s", listen);
+    snprintf(p->upstream, sizeof p->upstream, "%s", upstream);
+    p->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!p->rng)
+        return hk_err_msg(msg, n, "out of memory");
+    gsl_rng_set(p->rng, seed);
+    return 0;
+}
+
+static void on_srv_closed(uv_handle_t *h) { free(h); }
+
+static int listen_on(rl_proxy *p, char *msg, int n)
+{
+    char host[64];
+    int port, rc;
+    struct sockaddr_in a;
+    rl_addr_parse(p->listen, host, sizeof host, &port);
+    if ((rc = uv_ip4_addr(host, port, &a)) < 0)
+        return hk_err_msg(msg, n, "listen %s: expected an IPv4 address", p->listen);
+    if (!(p->srv = malloc(sizeof *p->srv)))
+        return hk_err_msg(msg, n, "out of memory");
+    uv_tcp_init(p->loop, p->srv);
+    p->srv->data = p;
+    p->listening = 1;
+    if ((rc = uv_tcp_bind(p->srv, (const struct sockaddr *)&a, 0)) < 0 ||
+        (rc = uv_listen((uv_stream_t *)p->srv, 511, on_conn)) < 0) {
+        uv_close((uv_handle_t *)p->srv, on_srv_closed);
+        p->listening = 0;
+        return hk_err_msg(msg, n, "proxy %s on %s: %s", p->name, p->listen, uv_strerror(rc));
+    }
+    return 0;
+}
+
+int rl_proxy_enable(rl_proxy *p, int enabled, char *msg, int n)
+{
+    if (enabled && !p->listening && listen_on(p, msg, n) < 0)
+        return -1;
+    if (!enabled && p->listening) {
+        uv_close((uv_handle_t *)p->srv, on_srv_closed);
+        p->srv = NULL;
+        p->listening = 0;
+    }
+    while (!enabled && p->conns)
+        conn_close(p->conns, 1);
+    p->enabled = enabled;
+    return 0;
+}
+
+/* The toxics changed: whatever they held goes on. */
+static void resume(rl_proxy *p)
+{
+    for (pconn *c = p->conns, *next; c; c = next) {
+        next = c->next;
+        if (c->state == ST_HELD)
+            c->state = ST_IDLE; /* its request is looked at again */
+        pump_dn(c);
+        pump_up(c);
+    }
+}
+
+int rl_proxy_find(const rl_proxy *p, const char *name)
+{
+    for (int i = 0; i < p->ntx; i++)
+        if (!strcmp(p->tx[i].name, name))
+            return i;
+    return -1;
+}
+
+int rl_proxy_add(rl_proxy *p, const rl_toxic *t, char *msg, int n)
+{
+    if (rl_proxy_find(p, t->name) >= 0)
+        return hk_err_msg(msg, n, "toxic %s already exists on proxy %s", t->name, p->name);
+    if (p->ntx == RL_TX_MAX)
+        return hk_err_msg(msg, n, "proxy %s has %d toxics, the most it takes", p->name,
+                          RL_TX_MAX);
+    p->tx[p->ntx++] = *t;
+    resume(p);
+    return 0;
+}
+
+void rl_proxy_set(rl_proxy *p, int i, const rl_toxic *t)
+{
+    p->tx[i] = *t;
+    resume(p);
+}
+
+int rl_proxy_remove(rl_proxy *p, const char *name)
+{
+    int i = rl_proxy_find(p, name);
+    if (i < 0)
+        return -1;
+    memmove(&p->tx[i], &p->tx[i + 1], (size_t)(p->ntx - i - 1) * sizeof p->tx[0]);
+    p->ntx--;
+    resume(p);
+    return 0;
+}
+
+void rl_proxy_clear(rl_proxy *p)
+{
+    p->ntx = 0;
+    resume(p);
+}
+
+void rl_proxy_free(rl_proxy *p)
+{
+    char msg[8];
+    rl_proxy_enable(p, 0, msg, sizeof msg);
+    gsl_rng_free(p->rng);
+    p->rng = NULL;
+}

@@ -1,0 +1,146 @@
+/* rl_pxrun: the proxy process, from start to a signal (see rl_pxrun.h). */
+#include "rl_pxrun.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include "hk_err.h"
+#include "rl_addr.h"
+#include "rl_pxapi.h"
+#include "rl_pxsched.h"
+
+typedef struct pxrun {
+    const rl_pxrun_cfg *c;
+    uv_loop_t *loop;
+    rl_pxset set;
+    rl_pxapi api;
+    rl_http http, mhttp;
+    int http_on, mhttp_on, sigs_on, sig;
+    rl_pxsched sched;
+    uv_signal_t s[3];
+    uint64_t t0;
+} pxrun;
+
+static void on_change(void *user, const char *what)
+{
+    pxrun *r = user;
+    if (!r->c->quiet)
+        fprintf(stderr, "hareal proxy: %7.3f s: %s\n", (double)(uv_now(r->loop) - r->t0) / 1e3,
+                what);
+}
+
+static int metrics_only(void *user, const rl_http_req *rq, hk_buf *body, const char **ctype)
+{
+    pxrun *r = user;
+    if (strcmp(rq->path, "/metrics"))
+        return 404;
+    if (!rl_http_reading(rq))
+        return 405;
+    rl_proxy_metrics(r->set.px, r->set.n, body);
+    *ctype = RL_PROM_CTYPE;
+    return 200;
+}
+
+static int serve(pxrun *r, rl_http *h, const char *addr, rl_http_fn fn, void *user,
+                 const char *what, char *msg, int n)
+{
+    char host[64];
+    int port;
+    if (rl_addr_parse(addr, host, sizeof host, &port) < 0)
+        return hk_err_msg(msg, n, "%s %s: expected IP:PORT", what, addr);
+    return rl_http_start(h, r->loop, host, port, fn, user, msg, n);
+}
+
+static void stop_all(pxrun *r)
+{
+    for (int k = 0; k < 3 && r->sigs_on; k++)
+        uv_close((uv_handle_t *)&r->s[k], NULL);
+    r->sigs_on = 0;
+    if (r->http_on)
+        rl_http_stop(&r->http);
+    if (r->mhttp_on)
+        rl_http_stop(&r->mhttp);
+    r->http_on = r->mhttp_on = 0;
+    rl_pxsched_stop(&r->sched);
+    rl_pxset_free(&r->set);
+}
+
+static void on_signal(uv_signal_t *s, int sig)
+{
+    pxrun *r = s->data;
+    r->sig = sig;
+    stop_all(r);
+}
+
+static int proxies(pxrun *r, char *msg, int n)
+{
+    const rl_pxrun_cfg *c = r->c;
+    int code;
+    char why[400];
+    if (c->config && rl_pxset_populate(&r->set, c->config, &code, why, sizeof why) < 0)
+        return hk_err_msg(msg, n, "%s: %s", c->config_file, why);
+    if (c->listen &&
+        rl_pxset_add(&r->set, c->name, c->listen, c->upstream, 1, &code, msg, n) < 0)
+        return -1;
+    if (c->scn) {
+        uv_update_time(r->loop);
+        r->sched.on_change = on_change;
+        r->sched.user = r;
+        if (rl_pxsched_start(&r->sched, &r->set, c->name, c->scn, c->host) < 0)
+            return hk_err_msg(msg, n, "out of memory");
+    }
+    return 0;
+}
+
+static int start(pxrun *r, char *msg, int n)
+{
+    const rl_pxrun_cfg *c = r->c;
+    r->api = (rl_pxapi){&r->set, c->version, on_change, r};
+    if (proxies(r, msg, n) < 0)
+        return -1;
+    if (serve(r, &r->http, c->api, rl_pxapi_page, &r->api, "--api", msg, n) < 0)
+        return -1;
+    r->http_on = 1;
+    if (c->metrics && serve(r, &r->mhttp, c->metrics, metrics_only, r, "--metrics", msg, n) < 0)
+        return -1;
+    r->mhttp_on = !!c->metrics;
+    static const int which[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        uv_signal_init(r->loop, &r->s[k]);
+        r->s[k].data = r;
+        uv_signal_start(&r->s[k], on_signal, which[k]);
+    }
+    r->sigs_on = 1;
+    return 0;
+}
+
+static void say_start(const pxrun *r)
+{
+    for (int i = 0; i < r->set.n; i++)
+        fprintf(stderr, "hareal proxy: %s: %s -> %s%s\n", r->set.px[i]->name,
+                r->set.px[i]->listen, r->set.px[i]->upstream,
+                r->set.px[i]->enabled ? "" : " (disabled)");
+    fprintf(stderr, "hareal proxy: control API on http://%s (GET /proxies), metrics on "
+            "http://%s/metrics\n", r->c->api, r->c->metrics ? r->c->metrics : r->c->api);
+}
+
+int rl_pxrun(const rl_pxrun_cfg *c, int *sig, char *msg, int n)
+{
+    pxrun r;
+    memset(&r, 0, sizeof r);
+    r.c = c;
+    r.loop = uv_default_loop();
+    r.t0 = uv_now(r.loop);
+    rl_pxset_init(&r.set, r.loop, c->seed);
+    int rc = start(&r, msg, n);
+    if (rc == 0) {
+        if (!c->quiet)
+            say_start(&r);
+        uv_run(r.loop, UV_RUN_DEFAULT);
+    } else
+        stop_all(&r);
+    uv_run(r.loop, UV_RUN_DEFAULT); /* let the loop close what was stopped */
+    uv_loop_close(r.loop);
+    *sig = r.sig;
+    return rc;
+}

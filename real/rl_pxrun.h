@@ -1,0 +1,28 @@
+/* rl_pxrun: `hareal proxy`'s engine — the proxies (from the command line or a JSON config),
+ * the control API and /metrics on one HTTP port, a scenario's faults on schedule, until
+ * SIGINT, SIGTERM or SIGHUP. What changes (a toxic added or removed, a proxy closed) is said
+ * on stderr with the time since start. */
+#ifndef RL_PXRUN_H
+#define RL_PXRUN_H
+
+#include <stdint.h>
+#include "hk_scn.h"
+
+typedef struct rl_pxrun_cfg {
+    const char *name, *listen, *upstream;   /* one proxy, or NULL with config */
+    const char *config;          /* JSON text: an array of {name, listen, upstream, enabled} */
+    const char *config_file;     /* its name, for errors */
+    const char *api;             /* IP:PORT of the control API (and /metrics) */
+    const char *metrics;         /* another IP:PORT serving /metrics only, or NULL */
+    const hk_scn *scn;           /* faults on schedule for host on proxy `name`, or NULL */
+    int host;
+    uint64_t seed;
+    int quiet;
+    const char *version;
+} rl_pxrun_cfg;
+
+/* Run until a signal: 0; -1 with msg when a proxy or the API cannot start. *sig: the signal
+ * that stopped it. */
+int rl_pxrun(const rl_pxrun_cfg *c, int *sig, char *msg, int n);
+
+#endif
