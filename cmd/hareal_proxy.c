@@ -114,6 +114,7 @@ int rl_cmd_proxy(int argc, char **argv)
     c.config = text;
     if (o.scenario && (rc = scenario(&o, &L, &c.host)) != 0) {
         free(text);
+        hk_loaded_free(&L);
         return rc;
     }
     c.scn = L.scn;

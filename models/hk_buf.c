@@ -44,7 +44,8 @@ void hk_buf_put(hk_buf *b, const char *s, size_t n)
 {
     if (grow(b, n) < 0)
         return;
-    memcpy(b->s + b->len, s, n);
+    if (n) /* an empty buffer's s may be NULL: memcpy must not see it */
+        memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';
 }
