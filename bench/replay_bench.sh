@@ -5,17 +5,21 @@
 #   2. the same mirrors behind a real Sphinx 2.2.11 searchd master, driven by mysqlslap — its
 #      queries/s and searchd's CPU time per query, side by side;
 #   3. open-loop timing lag (sent - scheduled) at 1000 and 5000 queries per second, with the load
-#      average when it ran, so a reader can judge it.
-# Loopback only; bounded in count and time. Ports BASE_PORT..BASE_PORT+3 (default: 23000 + a
+#      average when it ran, so a reader can judge it;
+#   4. hareal proxy in front of both mirrors (one process, two proxies, no toxic): the closed
+#      loop again through it (requests/s through one proxy process on one core, its CPU per
+#      request), and the latency it adds: an open loop at 1000 q/s direct and through it, p50
+#      and p99 of each and their difference.
+# Loopback only; bounded in count and time. Ports BASE_PORT..BASE_PORT+6 (default: 23000 + a
 # per-process offset; also HK_BENCH_PORT).
 set -u
 B=${1:-build}; H="$B/hareal"
 T=$(mktemp -d); PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"' EXIT
-P=${2:-${HK_BENCH_PORT:-$(( 23000 + ($$ % 400) * 5 ))}}  # below the ephemeral range (TIME_WAIT)
+P=${2:-${HK_BENCH_PORT:-$(( 23000 + ($$ % 250) * 8 ))}}  # below the ephemeral range (TIME_WAIT)
 case $P in ''|*[!0-9]*) echo "replay_bench: BASE_PORT must be a number, got '$P'"; exit 2;; esac
-[ "$P" -ge 1024 ] && [ "$P" -le 65532 ] || { echo "replay_bench: BASE_PORT must be 1024..65532"; exit 2; }
-echo "replay_bench: $(nproc) cores, ports $P..$((P+3)), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "$P" -ge 1024 ] && [ "$P" -le 65529 ] || { echo "replay_bench: BASE_PORT must be 1024..65529"; exit 2; }
+echo "replay_bench: $(nproc) cores, ports $P..$((P+6)), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 cpu_of() { awk '{print ($14 + $15) / '"$(getconf CLK_TCK)"'}' "/proc/$1/stat"; } # user+sys s
 M1=$P; M2=$((P+1)); QL=$((P+2)); API=$((P+3))
 wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
@@ -64,3 +68,23 @@ for rate in 1000 5000; do
   gen $((rate * 5)) $rate "$T/open$rate.csv"
   "$H" replay --config "$T/c.conf" --trace "$T/open$rate.csv" --out "$T/open$rate" | grep "timing lag" | sed "s/^/open loop at $rate q\/s (load average $(cut -d' ' -f1 \/proc\/loadavg)): /"
 done
+
+# 4. the proxy: throughput through it, and the latency it adds
+X1=$((P+4)); X2=$((P+5)); XA=$((P+6))
+printf '[{"name":"m1","listen":"127.0.0.1:%d","upstream":"127.0.0.1:%d"},{"name":"m2","listen":"127.0.0.1:%d","upstream":"127.0.0.1:%d"}]\n' \
+  $X1 $M1 $X2 $M2 > "$T/px.json"
+"$H" proxy --config "$T/px.json" --api 127.0.0.1:$XA --quiet & PIDS+=($!); xpid=$!
+wait_port $XA
+sed "s/127.0.0.1:$M1|127.0.0.1:$M2/127.0.0.1:$X1|127.0.0.1:$X2/" "$T/c.conf" > "$T/px.conf"
+x0=$(cpu_of $xpid); s=$(date +%s.%N)
+"$H" replay --config "$T/px.conf" --trace "$T/closed.csv" --concurrency 32 --out "$T/pclosed" > /dev/null 2>&1
+e=$(date +%s.%N); x1=$(cpu_of $xpid)
+ok=$(grep -c ",ok," "$T/pclosed/queries.csv")
+echo "through hareal proxy, closed loop x32: $(awk -v n=20000 -v s=$s -v e=$e 'BEGIN{printf "%.0f", n/(e-s)}') requests/s ($ok/20000 ok), $(awk -v a=$x0 -v b=$x1 'BEGIN {printf "%.1f", (b - a) / 20000 * 1e6}') us proxy CPU per request"
+pct() { awk -F, 'NR > 1 && $8 == "ok" {print $9}' "$1" | sort -n | awk -v p=$2 '{v[NR] = $1} END {i = int(NR * p / 100); if (i < 1) i = 1; print v[i]}'; }
+gen 5000 1000 "$T/lat.csv"
+"$H" replay --config "$T/c.conf" --trace "$T/lat.csv" --out "$T/ldirect" > /dev/null 2>&1
+"$H" replay --config "$T/px.conf" --trace "$T/lat.csv" --out "$T/lproxy" > /dev/null 2>&1
+d50=$(pct "$T/ldirect/queries.csv" 50); d99=$(pct "$T/ldirect/queries.csv" 99)
+p50=$(pct "$T/lproxy/queries.csv" 50); p99=$(pct "$T/lproxy/queries.csv" 99)
+echo "latency at 1000 q/s (ms): direct p50 $d50 p99 $d99; through the proxy p50 $p50 p99 $p99; added $(awk -v a=$d50 -v b=$p50 'BEGIN {printf "%.0f", (b - a) * 1000}') us at p50, $(awk -v a=$d99 -v b=$p99 'BEGIN {printf "%.0f", (b - a) * 1000}') us at p99"

@@ -19,6 +19,7 @@ typedef struct rl_pconn {
     hk_bytes din, uin;           /* read from the master, from the agent; not yet passed on */
     hk_frame fdn, fup;
     int handles, closing, up_ready, up_eof, shut, state, ping, held;
+    int planned;                 /* plan drawn for the request at the head of din, kept */
     rl_tx_plan plan;
     uint64_t sent_ns;            /* when the request went upstream */
     hk_bytes reply;              /* a reply held back (delay, drip) */
@@ -277,7 +278,15 @@ static int request(pconn *c, const hk_hdr *h, size_t used)
         return 1;
     }
     c->ping = h->code == HK_CMD_PING;
-    rl_toxics_plan(c->p->tx, c->p->ntx, c->ping, c->p->rng, &c->plan);
+    if (!c->planned)
+        rl_toxics_plan(c->p->tx, c->p->ntx, c->ping, c->p->rng, &c->plan);
+    c->planned = 0;
+    if (c->plan.error && !c->fup.got_hello) {
+        /* the agent's hello reaches the master before any reply, ours included: the request
+         * waits for it, its plan kept (pump_up calls again once the hello is through) */
+        c->planned = 1;
+        return 0;
+    }
     if (c->held) /* held once: held while a stuck toxic is on, without a new draw */
         c->plan.hold = rl_toxics_have(c->p->tx, c->p->ntx, RL_TX_STUCK);
     if (c->plan.hold) {
@@ -307,10 +316,6 @@ static void pump_dn(pconn *c)
             c->din.len = 0;
             return;
         }
-        /* the agent's hello reaches the master before any reply, ours included: requests
-         * wait for it (pump_up calls again once it is through) */
-        if (c->fdn.got_hello && !c->fup.got_hello)
-            return;
         hk_hdr h;
         size_t used;
         int k = hk_frame_step(&c->fdn, 1, c->din.p, c->din.len, &h, &used);
