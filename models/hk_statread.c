@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_hash.h"
 #include "hk_time.h"
 
 #define LIFETIME_MAX 10000       /* SHOW STATUS per-agent rows kept (linear lookup) */
@@ -27,7 +28,16 @@ typedef struct rd {
     hk_err *err;
     char vkey[256];              /* mysql -E / \G: the "Key:" line waiting for its "Value:" */
     int vline;                   /* its line, 0 none */
+    struct seen *seen;           /* every key read: a table by the key's hash */
+    size_t nseen, capseen;       /* capseen: a power of two, or 0 */
 } rd;
+
+/* A key read, by its hash, and its line: a key given twice (two snapshots pasted into one
+ * file) is refused, whatever its values — summed, a repeat would double the counters. */
+typedef struct seen {
+    uint64_t key;
+    int line;
+} seen;
 
 static int all_digits(const char *s, size_t n)
 {
@@ -249,6 +259,43 @@ static int vertical(rd *x, char *s, char **k, char **v)
     return 1;
 }
 
+static int grow_seen(rd *x)
+{
+    size_t cap = x->capseen ? x->capseen * 2 : 1024;
+    seen *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < x->capseen; i++)
+        for (size_t j = x->seen[i].key & (cap - 1); x->seen[i].line; j = (j + 1) & (cap - 1))
+            if (!t[j].line) {
+                t[j] = x->seen[i];
+                break;
+            }
+    free(x->seen);
+    x->seen = t;
+    x->capseen = cap;
+    return 0;
+}
+
+/* The key once: 0; given before: -1 (err names both lines). */
+static int once(rd *x, const char *k, const char *v)
+{
+    if (2 * (x->nseen + 1) > x->capseen && grow_seen(x) < 0)
+        return hk_err_set(x->err, x->file, x->line, 1, "out of memory");
+    uint64_t hk = hk_hash(HK_HASH_INIT, k, strlen(k));
+    size_t j = hk & (x->capseen - 1);
+    for (; x->seen[j].line && x->seen[j].key != hk; j = (j + 1) & (x->capseen - 1))
+        ;
+    if (!x->seen[j].line) {
+        x->seen[j] = (seen){hk, x->line};
+        x->nseen++;
+        return 0;
+    }
+    return hk_err_set(x->err, x->file, x->line, 1, "%.80s: given twice ('%.40s' here, again "
+                      "after line %d): one snapshot per file (a series: one file each, "
+                      "--status DIR)", k, v, x->seen[j].line);
+}
+
 static int line(rd *x, char *s)
 {
     char *k, *v;
@@ -262,6 +309,8 @@ static int line(rd *x, char *s)
     if (vr == 0 && split(s, &k, &v) < 0)
         return hk_err_set(x->err, x->file, x->line, 1, "expected KEY<TAB>VALUE (mysql -B), "
                           "| KEY | VALUE | (the mysql table) or Key: / Value: lines (mysql -E)");
+    if (once(x, k, v) < 0)
+        return -1;
     double d;
     if (!strcmp(k, "status_period_seconds")) {
         if (number(x, k, v, HK_STATREAD_PERIOD_MAX, &d) < 0)
@@ -282,7 +331,7 @@ int hk_statread(const char *text, size_t len, const char *file, hk_status_file *
 {
     memset(out, 0, sizeof *out);
     out->layout = HK_LAYOUT_SPHINX2;
-    rd x = {out, NULL, 0, file, 0, err, "", 0};
+    rd x = {out, NULL, 0, file, 0, err, "", 0, NULL, 0, 0};
     char *buf = malloc(len + 1);
     if (!buf)
         return hk_err_set(err, file, 0, 0, "out of memory");
@@ -302,6 +351,7 @@ int hk_statread(const char *text, size_t len, const char *file, hk_status_file *
     }
     free(buf);
     free(x.window);
+    free(x.seen);
     if (rc == 0 && x.vline)
         rc = hk_err_set(err, file, x.vline, 1, "expected the 'Value:' line of this 'Key:' (the "
                         "mysql -E output was cut short)");

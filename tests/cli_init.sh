@@ -85,6 +85,13 @@ check "no status: a default that says it is a guess" 'grep -q "^mirror default .
 printf 'Key\tValue\nag_0_hostname\tbox1:9312\nnot a row\n' > "$T/bad.tsv"
 $H init --config "$T/prod.conf" --status "$T/bad.tsv" --out "$T/bad.scn" 2> "$T/bad.err"
 check "a bad status line: exit 3 at file:line, no scenario" '[ $? -eq 3 ] && grep -q "bad.tsv:3:1: expected KEY<TAB>VALUE" "$T/bad.err" && [ ! -e "$T/bad.scn" ]'
+k=$(grep -m1 "1periods_succeeded_queries" "$T/status.tsv" | cut -f1); l=$(grep -n -m1 "^$k	" "$T/status.tsv" | cut -d: -f1)
+awk -F'\t' -v k="$k" '{print} $1 == k {print k "\t999999"}' "$T/status.tsv" > "$T/dupkey.tsv"
+$H init --config "$T/prod.conf" --status "$T/dupkey.tsv" --out "$T/dup.scn" 2> "$T/dup.err"; rc=$?
+check "a key given twice with different values: rc 3, both lines named, nothing written" '[ $rc -eq 3 ] && grep -q "dupkey.tsv:$((l + 1)):1: $k: given twice (.999999. here, again after line $l)" "$T/dup.err" && [ ! -e "$T/dup.scn" ]'
+cat "$T/status.tsv" "$T/status.tsv" > "$T/twice.tsv"
+$H init --config "$T/prod.conf" --status "$T/twice.tsv" --out "$T/twice.scn" > /dev/null 2> "$T/twice.err"; rc=$?
+check "the same snapshot pasted twice: refused (summed, it would double every rate)" '[ $rc -eq 3 ] && grep -q "given twice" "$T/twice.err" && [ ! -e "$T/twice.scn" ]'
 $H init --status "$T/status.tsv" 2> "$T/noconf.err"
 check "no --config: exit 2" '[ $? -eq 2 ] && grep -q "expected --config" "$T/noconf.err"'
 
