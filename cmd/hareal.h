@@ -10,6 +10,7 @@
 #include "hk_answer.h"
 #include "hk_cmd.h"
 #include "hk_plot.h"
+#include "hk_scnload.h"
 #include "rl_drive.h"
 
 /* The options hareal replay and hareal live share (hareal_common.c). */
@@ -33,6 +34,10 @@ void rl_common_init(rl_common *c, int variant, long long seed);
 int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc);
 /* --plot's pictures of dir, and the plots: line (unless quiet). */
 void rl_plots(const rl_common *c, const char *who);
+
+/* The scenario at path (loaded into L, the caller frees it) and the host its mirror name
+ * is: 0, or HK_EXIT_INPUT after saying what is wrong as who. */
+int rl_scn_mirror(const char *who, const char *path, const char *name, hk_loaded *L, int *host);
 
 int rl_cmd_mirror(int argc, char **argv);
 int rl_cmd_replay(int argc, char **argv);

@@ -1,9 +1,10 @@
-/* hareal_common: the options hareal replay and live share, and what both do at the end (the
- * --fail-on gate, the plots). */
+/* hareal_common: the options hareal replay and live share, what both do at the end (the
+ * --fail-on gate, the plots), and a scenario's mirror looked up (mirror and proxy). */
 #include "hareal.h"
 
 #include <stddef.h>
 #include <string.h>
+#include "hk_scnload.h"
 #include "hk_trace.h"
 #include "rl_addr.h"
 
@@ -138,3 +139,17 @@ const hk_opt rl_common_opts[] = {
     {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
+
+int rl_scn_mirror(const char *who, const char *path, const char *name, hk_loaded *L, int *host)
+{
+    hk_err e;
+    if (hk_scn_load(path, 1, L, &e) < 0) {
+        hk_print_err(who, &e);
+        return HK_EXIT_INPUT;
+    }
+    if ((*host = hk_cluster_find_host(L->scn->cl, name)) < 0) {
+        fprintf(stderr, "%s: %s is not a mirror of %s\n", who, name, path);
+        return HK_EXIT_INPUT;
+    }
+    return 0;
+}

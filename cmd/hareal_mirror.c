@@ -121,16 +121,9 @@ static int parse(int argc, char **argv, mopts *o)
  * code (said). */
 static int as_scenario(const mopts *o, hk_loaded *L, rl_mirror_cfg *c)
 {
-    hk_err e;
-    if (hk_scn_load(o->scenario, 1, L, &e) < 0) {
-        hk_print_err(WHO, &e);
-        return HK_EXIT_INPUT;
-    }
-    int h = hk_cluster_find_host(L->scn->cl, o->name);
-    if (h < 0) {
-        fprintf(stderr, WHO ": %s is not a mirror of %s\n", o->name, o->scenario);
-        return HK_EXIT_INPUT;
-    }
+    int h, rc = rl_scn_mirror(WHO, o->scenario, o->name, L, &h);
+    if (rc)
+        return rc;
     const hk_behave *b = &L->scn->behave[L->scn->host_behave[h]];
     c->service = b->service;
     c->threads = b->threads;

@@ -80,21 +80,6 @@ static int parse(int argc, char **argv, popts *o)
     return 0;
 }
 
-/* The scenario, and the host --mirror names in it; 0 or an exit code (said). */
-static int scenario(const popts *o, hk_loaded *L, int *host)
-{
-    hk_err e;
-    if (hk_scn_load(o->scenario, 1, L, &e) < 0) {
-        hk_print_err(WHO, &e);
-        return HK_EXIT_INPUT;
-    }
-    if ((*host = hk_cluster_find_host(L->scn->cl, o->mirror)) < 0) {
-        fprintf(stderr, WHO ": %s is not a mirror of %s\n", o->mirror, o->scenario);
-        return HK_EXIT_INPUT;
-    }
-    return 0;
-}
-
 int rl_cmd_proxy(int argc, char **argv)
 {
     popts o;
@@ -112,7 +97,7 @@ int rl_cmd_proxy(int argc, char **argv)
         return HK_EXIT_INPUT;
     }
     c.config = text;
-    if (o.scenario && (rc = scenario(&o, &L, &c.host)) != 0) {
+    if (o.scenario && (rc = rl_scn_mirror(WHO, o.scenario, o.mirror, &L, &c.host)) != 0) {
         free(text);
         hk_loaded_free(&L);
         return rc;
