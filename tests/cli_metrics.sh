@@ -1,7 +1,8 @@
 #!/bin/bash
 # /metrics of hareal mirror: the Prometheus text format checked by the real promtool (Debian
 # prometheus), its counts equal to what the mirror's own query log says it did, the fault it
-# is in, and the HTTP side refusing what is not a GET of a known page.
+# is in, and the HTTP side refusing what is not a GET of a known page; replay's, live's and
+# the proxy's too, and the Grafana dashboard's queries against what they serve.
 B=${1:?build dir}
 S=${2:?source dir}
 if ! command -v promtool > /dev/null; then
@@ -103,6 +104,21 @@ check "live: --base-port and --mirror-metrics ranges overlapping: refused" '[ $o
 promtool check metrics < "$T/lm.txt" > /dev/null 2>&1; prc=$?
 check "live --metrics during b's down fault: valid, b's refused lines counted" '[ $lrc -eq 0 ] && [ $prc -eq 0 ] && awk "/^hakarma_master_lines_total{mirror=\"b:9312\",outcome=\"connect_failure\"}/ {exit !(\$2 >= 20)}" "$T/lm.txt" && awk "/^hakarma_master_lines_total{mirror=\"a:9312\",outcome=\"ok\"}/ {exit !(\$2 >= 100)}" "$T/lm.txt"'
 
+# hareal proxy's /metrics (the dashboard's proxy panels read them): in front of a mirror, an
+# errors toxic on half the searches
+"$H" mirror --listen 127.0.0.1:$((P+16)) --quiet & PIDS+=($!)
+wait_port $((P+16))
+"$H" proxy --listen 127.0.0.1:$((P+14)) --upstream 127.0.0.1:$((P+16)) --api 127.0.0.1:$((P+15)) --name m --quiet & x=$!; PIDS+=($x)
+wait_port $((P+15))
+curl -s -d '{"type":"errors","toxicity":0.5}' 127.0.0.1:$((P+15))/proxies/m/toxics > /dev/null
+sed "s/127.0.0.1:$P:/127.0.0.1:$((P+14)):/" "$T/c.conf" > "$T/px.conf"
+"$H" replay --config "$T/px.conf" --trace "$T/t.csv" --out "$T/rx" > /dev/null 2>&1
+curl -s 127.0.0.1:$((P+15))/metrics > "$T/px.txt"
+promtool check metrics < "$T/px.txt" > "$T/pxlint.txt" 2>&1; prc=$?
+er=$(grep -c ",remote_error," "$T/rx/queries.csv")
+check "proxy /metrics: valid, its ERROR replies = the master's remote errors ($er of 200)" '[ $prc -eq 0 ] && [ ! -s "$T/pxlint.txt" ] && grep -qx "hakarma_proxy_searches_total{proxy=\"m\",action=\"error\"} $er" "$T/px.txt" && [ $er -gt 70 ] && [ $er -lt 130 ]'
+kill $x
+
 # the Grafana dashboard: JSON, each query PromQL that promtool accepts (as a recording rule, with
 # Grafana's $__rate_interval as 1m), each metric it names one the programs above served
 D="$S/plots/grafana/hakarma-rehearsal.json"
@@ -118,7 +134,7 @@ open(sys.argv[3], "w").write("\n".join(sorted(set(re.findall(r"hakarma_[a-z_]+",
 print(len(exprs), file=sys.stderr)
 PY
 promtool check rules "$T/rules.yml" > "$T/rules.out" 2>&1; rrc=$?
-cat "$T/m.txt" "$T/rm.txt" | sed -n 's/^\(hakarma_[a-z_]*\).*/\1/p' | sort -u > "$T/served.txt"
+cat "$T/m.txt" "$T/rm.txt" "$T/px.txt" | sed -n 's/^\(hakarma_[a-z_]*\).*/\1/p' | sort -u > "$T/served.txt"
 missing=$(comm -23 "$T/names.txt" "$T/served.txt" | tr '\n' ' ')
 check "the Grafana dashboard: JSON, $(cat "$T/dash.err" 2>/dev/null) queries promtool accepts, no metric unserved (${missing:-none missing})" '[ $drc -eq 0 ] && [ $rrc -eq 0 ] && [ -z "$missing" ] && [ -s "$T/names.txt" ]'
 
