@@ -5,6 +5,7 @@
 
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,8 +18,11 @@
 /* What loopback adds to a real attempt beyond the simulated one (connect, a syscall or two,
  * the loop's wake-up), ms: above it, a real latency is not the scenario's. */
 #define RL_LOOPBACK_MS 0.5
+/* A share within this of the simulated one agrees (a 30 s run samples a share to a point or
+ * two; the incident test holds windows to the same 5 points). */
+#define RL_AGREE 0.05
 
-typedef struct srow { char key[600]; double share, p50, p99; } srow;
+typedef struct srow { char key[600]; double share, p50, p99, failed; } srow;
 
 static int read_summary(const char *path, srow *rows, int max)
 {
@@ -28,14 +32,16 @@ static int read_summary(const char *path, srow *rows, int max)
         return -1;
     char **f;
     int nf, n = 0, rc = hk_csvr_next(&r, &f, &nf, &e);
-    int c[6] = {hk_csv_column(f, nf, "table"), hk_csv_column(f, nf, "agent"),
+    int c[7] = {hk_csv_column(f, nf, "table"), hk_csv_column(f, nf, "agent"),
                 hk_csv_column(f, nf, "mirror"), hk_csv_column(f, nf, "share"),
-                hk_csv_column(f, nf, "latency_p50_ms"), hk_csv_column(f, nf, "latency_p99_ms")};
+                hk_csv_column(f, nf, "latency_p50_ms"), hk_csv_column(f, nf, "latency_p99_ms"),
+                hk_csv_column(f, nf, "failed")};
     while (rc == 1 && n < max && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1 && nf >= 11) {
         snprintf(rows[n].key, sizeof rows[n].key, "%s,%s,%s", f[c[0]], f[c[1]], f[c[2]]);
         rows[n].share = atof(f[c[3]]);
         rows[n].p50 = atof(f[c[4]]);
         rows[n].p99 = atof(f[c[5]]);
+        rows[n].failed = c[6] >= 0 ? atof(f[c[6]]) : 0;
         n++;
     }
     hk_csvr_close(&r);
@@ -85,13 +91,15 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
         free(real);
         return -1;
     }
-    fputs("table,agent,mirror,share_real,share_sim,p50_real_ms,p50_sim_ms,p99_real_ms,p99_sim_ms\n",
-          co.f);
+    fputs("table,agent,mirror,share_real,share_sim,p50_real_ms,p50_sim_ms,p99_real_ms,p99_sim_ms,"
+          "failed_real,failed_sim\n", co.f);
     FILE *out = quiet ? NULL : stdout;
     if (out)
-        fprintf(out, "real vs simulated (%s):\n%-40s %10s %10s %10s %10s %10s %10s\n", simdir,
-                "table,agent,mirror", "share", "sim", "p50_ms", "sim", "p99_ms", "sim");
-    char slow[600] = "";
+        fprintf(out, "real vs simulated (%s):\n%-40s %10s %10s %10s %10s %10s %10s %8s %8s\n",
+                simdir, "table,agent,mirror", "share", "sim", "p50_ms", "sim", "p99_ms", "sim",
+                "failed", "sim");
+    char slow[600] = "", worst_key[600] = "";
+    double worst = 0;
     int nslow = 0;
     for (int i = 0; i < nr; i++) {
         const srow *x = NULL;
@@ -99,16 +107,27 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
             if (!strcmp(sim[j].key, real[i].key))
                 x = &sim[j];
         double ss = x ? x->share : 0, s50 = x ? x->p50 : 0, s99 = x ? x->p99 : 0;
+        double sf = x ? x->failed : 0;
+        if (fabs(real[i].share - ss) > worst) {
+            worst = fabs(real[i].share - ss);
+            snprintf(worst_key, sizeof worst_key, "%s", real[i].key);
+        }
         if (x && real[i].p50 > s50 + RL_LOOPBACK_MS && real[i].p50 > 1.5 * s50 &&
             strlen(slow) < sizeof slow - 120)
             snprintf(slow + strlen(slow), sizeof slow - strlen(slow), "%s%s p50 %.2f ms real vs "
                      "%.2f simulated", nslow++ ? "; " : "", real[i].key, real[i].p50, s50);
         if (out)
-            fprintf(out, "%-40s %10.4f %10.4f %10.3f %10.3f %10.3f %10.3f\n", real[i].key,
-                    real[i].share, ss, real[i].p50, s50, real[i].p99, s99);
-        fprintf(co.f, "%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f\n", real[i].key, real[i].share, ss,
-                real[i].p50, s50, real[i].p99, s99);
+            fprintf(out, "%-40s %10.4f %10.4f %10.3f %10.3f %10.3f %10.3f %8.0f %8.0f\n",
+                    real[i].key, real[i].share, ss, real[i].p50, s50, real[i].p99, s99,
+                    real[i].failed, sf);
+        fprintf(co.f, "%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.0f,%.0f\n", real[i].key, real[i].share,
+                ss, real[i].p50, s50, real[i].p99, s99, real[i].failed, sf);
     }
+    if (out && nr)
+        fprintf(out, "%s: the largest share difference is %.1f points (%s)%s\n",
+                worst <= RL_AGREE ? "agreement" : "DISAGREEMENT", 100 * worst, worst_key,
+                worst <= RL_AGREE ? ", within the 5 points a live run is held to" :
+                ": more than the 5 points a live run is held to; read both runs' report.txt");
     if (out && nslow)
         fprintf(out, "WARNING: real latencies exceed the simulated ones by more than loopback "
                 "overhead (%.1f ms) on %d mirror(s): %s. This machine was busy or its timers are "
