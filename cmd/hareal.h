@@ -3,6 +3,7 @@
  *   hareal mirror --listen IP:PORT ...   hareal_mirror.c: a mirror agent real masters accept
  *   hareal replay --config F --trace F   hareal_replay.c: a master replaying a trace or log
  *   hareal live SCENARIO ...             hareal_live.c: a whole cluster, faults for real
+ *   hareal live ... --master searchd     hareal_livesd.c: ... with a real searchd as master
  *   hareal proxy --listen --upstream     hareal_proxy.c: a fault proxy before a real agent */
 #ifndef HAREAL_H
 #define HAREAL_H
@@ -11,7 +12,9 @@
 #include "hk_cmd.h"
 #include "hk_plot.h"
 #include "hk_scnload.h"
+#include "rl_cluster.h"
 #include "rl_drive.h"
+#include "rl_searchd.h"
 
 /* The options hareal replay and hareal live share (hareal_common.c). */
 typedef struct rl_common {
@@ -38,6 +41,21 @@ void rl_plots(const rl_common *c, const char *who);
 /* The scenario at path (loaded into L, the caller frees it) and the host its mirror name
  * is: 0, or HK_EXIT_INPUT after saying what is wrong as who. */
 int rl_scn_mirror(const char *who, const char *path, const char *name, hk_loaded *L, int *host);
+
+/* What hareal live hands its searchd-mastered run (hareal_livesd.c). */
+typedef struct rl_livesd {
+    const char *scenario;        /* as the operator named it */
+    const char *scn_path;        /* absolute: what hasim is given */
+    const char *self;            /* hareal's own path: hasim is beside it */
+    const char *out, *text;      /* the run's folder; the scenario's text */
+    const rl_searchd *sd;        /* probed: its path and kind */
+    int compare, quiet, force, strategy, variant, base_port;
+    int64_t duration_us;
+    uint64_t seed;
+} rl_livesd;
+
+/* The run, its folder owned from start to end: 0, or an exit code after saying why. */
+int rl_live_searchd(rl_cluster *cl, const hk_scn *s, const rl_livesd *o);
 
 int rl_cmd_mirror(int argc, char **argv);
 int rl_cmd_replay(int argc, char **argv);

@@ -22,6 +22,9 @@
 #include "rl_report.h"
 #include "rl_run.h"
 #include "rl_compare.h"
+#include "rl_searchd.h"
+#include "hk_variant.h"
+#include "hk_exit.h"
 
 typedef struct live {
     rl_cluster cl;               /* the mirrors, as children */
@@ -33,6 +36,7 @@ typedef struct lopts {
     const char *scenario;
     char outbuf[1024];
     int compare;
+    const char *master;          /* "searchd[=PATH]", or NULL: hakarma's own */
     int64_t duration_us;
     long long base_port, metrics_base;
 } lopts;
@@ -48,6 +52,10 @@ static const hk_opt live_opts[] = {
     {"base-port", "N", HK_OPT_INT, A(base_port), 1, 65535, NULL,
      "mirror h (in the order the config names them) listens on N+h\n"
      "(default: each takes a free port); a port in use is refused", NULL},
+    {"master", "searchd[=PATH]", HK_OPT_STR, A(master), 0, 0, NULL,
+     "a real searchd (Sphinx 2.2 or Manticore; PATH, or searchd from PATH) as the\n"
+     "master: its config written for the scenario, the workload through its SphinxQL,\n"
+     "its SHOW AGENT STATUS saved every karma period (default: hakarma's own master)", NULL},
     {"mirror-metrics", "N", HK_OPT_INT, A(metrics_base), 1, 65535, NULL,
      "mirror h serves /metrics on 127.0.0.1:N+h (hareal mirror's)", NULL},
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
@@ -70,6 +78,10 @@ static int parse(int argc, char **argv, lopts *o)
     if (rc)
         return rc;
     o->scenario = pos[0];
+    if (o->master && strcmp(o->master, "searchd") && strncmp(o->master, "searchd=", 8)) {
+        fprintf(stderr, "%s: --master %s: expected searchd or searchd=PATH\n", WHO, o->master);
+        return HK_EXIT_USAGE;
+    }
     if (!o->c.out) {
         const char *b = strrchr(o->scenario, '/');
         b = b ? b + 1 : o->scenario;
@@ -205,6 +217,41 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
     return rc;
 }
 
+static int no_trace(const char *scn)
+{
+    fprintf(stderr, "%s: %s: --master searchd sends the scenario's arrivals or clients; a "
+            "trace(...) workload is replayed by hareal replay or hakarma's own master\n", WHO, scn);
+    return HK_EXIT_USAGE;
+}
+
+/* --master searchd[=PATH]: which searchd it is, the options it cannot take refused, and the
+ * variant compared with it by default its own (sphinx2 for 2.2, manticore). */
+static int probe_master(lopts *o, rl_searchd *sd)
+{
+    static const char *const no[] = {"--trace", "--metrics", "--fail-on", "--plot"};
+    const void *given[] = {o->c.trace, o->c.metrics, o->c.fail_on, o->c.plot ? "" : NULL};
+    for (int i = 0; i < 4; i++)
+        if (given[i]) {
+            fprintf(stderr, "%s: %s is not for --master searchd (its findings, plots and "
+                    "/metrics are hakarma's master's; compare with --compare-sim)\n", WHO, no[i]);
+            return HK_EXIT_USAGE;
+        }
+    memset(sd, 0, sizeof *sd);
+    snprintf(sd->path, sizeof sd->path, "%s", o->master[7] == '=' ? o->master + 8 : "searchd");
+    hk_err e;
+    if (rl_searchd_probe(sd, &e) < 0) {
+        hk_print_err(WHO ": --master", &e);
+        return HK_EXIT_USAGE;
+    }
+    hk_variant_id own = sd->kind == RL_SD_SPHINX2 ? HK_VAR_SPHINX2 : HK_VAR_MANTICORE;
+    if (o->c.variant < 0)
+        o->c.variant = own;
+    else if (o->c.variant != (int)own)
+        fprintf(stderr, "%s: warning: searchd is %s; it is compared with variant %s as asked\n",
+                WHO, sd->banner, hk_variant_get((hk_variant_id)o->c.variant)->name);
+    return 0;
+}
+
 int rl_cmd_live(int argc, char **argv, const char *self)
 {
     lopts o;
@@ -214,6 +261,9 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     live lv = {0};
     lv.cl.loop = uv_default_loop();
     hk_err e;
+    rl_searchd sd;
+    if (o.master && (rc = probe_master(&o, &sd)) != 0)
+        return rc;
     size_t sz = sizeof lv.cl.self;
     if (uv_exepath(lv.cl.self, &sz) < 0)
         snprintf(lv.cl.self, sizeof lv.cl.self, "%s", self);
@@ -237,7 +287,15 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     lv.cl.metrics_base = (int)o.metrics_base;
     uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
     snprintf(lv.cl.seed_s, sizeof lv.cl.seed_s, "%llu", (unsigned long long)seed);
-    rc = run_live(&lv, &o, s, variant, seed);
+    if (o.master) {
+        rl_livesd ls = {o.scenario, lv.cl.scn, lv.cl.self, o.c.out, lv.L.text, &sd, o.compare,
+                        o.c.quiet, o.c.force, o.c.strategy, variant, (int)o.base_port,
+                        o.duration_us, seed};
+        rc = s->wl.arr.kind == HK_ARR_TRACE && !s->wl.clients ? no_trace(o.scenario) :
+             rl_live_searchd(&lv.cl, s, &ls);
+    } else {
+        rc = run_live(&lv, &o, s, variant, seed);
+    }
     if (lv.cl.ch) {
         rl_cluster_stop(&lv.cl);
         uv_run(lv.cl.loop, UV_RUN_DEFAULT);

@@ -120,9 +120,21 @@ static int spawn(rl_cluster *lv, rl_child *c)
     snprintf(port_arg, sizeof port_arg, "%d", c->port);
     char metrics[64];
     snprintf(metrics, sizeof metrics, "127.0.0.1:%d", c->mport);
-    char *args[] = {lv->self, "mirror", "--listen", listen, "--scenario", lv->scn, "--name",
-                    lv->s->cl->hosts[c->host].name, "--control", "--quiet", "--seed",
-                    lv->seed_s, c->mport ? "--metrics" : NULL, metrics, NULL};
+    char log[1100];
+    snprintf(log, sizeof log, "%s/mirror-%d.%d.csv", lv->logdir ? lv->logdir : "", c->host,
+             c->starts++);
+    char *args[18] = {lv->self, "mirror", "--listen", listen, "--scenario", lv->scn, "--name",
+                      lv->s->cl->hosts[c->host].name, "--control", "--quiet", "--seed",
+                      lv->seed_s};
+    int na = 12;
+    if (c->mport) {
+        args[na++] = "--metrics";
+        args[na++] = metrics;
+    }
+    if (lv->logdir) {
+        args[na++] = "--log";
+        args[na++] = log;
+    }
     uv_pipe_init(lv->loop, &c->in, 0);
     c->pipe_open = 1;
     uv_stdio_container_t io[3];
@@ -302,6 +314,12 @@ int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
             fprintf(stderr, " (metrics :%d)", lv->ch[h].mport);
     }
     fprintf(stderr, "%s\n", lv->n > 8 ? " ..." : "");
+    return lv->defer_faults ? 0 : schedule_faults(lv);
+}
+
+int rl_cluster_faults(rl_cluster *lv)
+{
+    uv_update_time(lv->loop);
     return schedule_faults(lv);
 }
 

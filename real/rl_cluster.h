@@ -14,6 +14,7 @@ typedef struct rl_child {
     uv_pipe_t in;
     int running, stopped, port, host, pipe_open;
     int mport;                   /* its /metrics port, 0 none */
+    int starts;                  /* times started (a down fault restarts it) */
     struct rl_cluster *lv;
 } rl_child;
 
@@ -38,12 +39,16 @@ typedef struct rl_cluster {
     int base_port;               /* mirror h on base_port + h; 0: each on a free port */
     int metrics_base;            /* mirror h serves /metrics on metrics_base + h; 0: none */
     const hk_scn *s;             /* the scenario in the variant's dialect */
+    const char *logdir;          /* each child logs its queries to LOGDIR/mirror-H.START.csv */
+    int defer_faults;            /* rl_cluster_faults schedules them, not rl_cluster_start */
 } rl_cluster;
 
 /* Start every mirror (addr[h]: where host h listens), wait until each accepts, schedule the
  * faults; -1 after saying which did not start, or which pinned port is in use or past 65535
  * (stop the cluster then). */
 int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr);
+/* With defer_faults: schedule the faults from now (0, -1 no memory). */
+int rl_cluster_faults(rl_cluster *lv);
 /* Stop every child and fault timer (user: the cluster; usable as a drive's end callback). */
 void rl_cluster_stop(void *user);
 

@@ -1,0 +1,219 @@
+/* hareal_livesd: `hareal live SCENARIO --master searchd[=PATH]` — the scenario's mirrors as
+ * children (rl_cluster), a real searchd as their master on a config written for the scenario
+ * (rl_searchd), the workload through its SphinxQL (rl_sqldrive), the faults on schedule;
+ * then what searchd did in words, summary.csv from the mirrors' logs, and with --compare-sim
+ * hasim's prediction beside it. searchd is stopped by its PID on every way out. */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "hareal.h"
+#include "hk_exit.h"
+#include "hk_file.h"
+#include "hk_report.h"
+#include "hk_strat.h"
+#include "hk_variant.h"
+#include "rl_compare.h"
+#include "rl_master.h"
+#include "rl_report.h"
+#include "rl_sdsum.h"
+#include "rl_searchd.h"
+#include "rl_sqldrive.h"
+
+#define WHO "hareal live"
+
+typedef struct sdrun {
+    const rl_livesd *o;
+    const hk_scn *s;
+    rl_cluster *cl;
+    rl_searchd sd;
+    rl_sqldrive d;
+    int *port;                   /* per host */
+    char mirrors[1100];
+} sdrun;
+
+static void on_end(void *user)
+{
+    sdrun *r = user;
+    rl_cluster_stop(r->cl);
+    rl_searchd_stop(&r->sd);
+}
+
+/* The SphinxQL port: --base-port's next after the mirrors, or a free one. */
+static int ql_port(const rl_livesd *o, int nhosts)
+{
+    if (o->base_port) {
+        long p = (long)o->base_port + nhosts;
+        int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+        struct sockaddr_in a = {0};
+        a.sin_family = AF_INET;
+        a.sin_port = htons((uint16_t)p);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        int ok = p <= 65535 && s >= 0 &&
+                 setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+                 bind(s, (struct sockaddr *)&a, sizeof a) == 0;
+        if (s >= 0)
+            close(s);
+        if (!ok)
+            fprintf(stderr, "%s: port %ld (searchd's SphinxQL, --base-port %d + %d mirrors) is "
+                    "in use or past 65535\n", WHO, p, o->base_port, nhosts);
+        return ok ? (int)p : -1;
+    }
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    socklen_t len = sizeof a;
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int port = s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
+               getsockname(s, (struct sockaddr *)&a, &len) == 0 ? ntohs(a.sin_port) : -1;
+    if (s >= 0)
+        close(s);
+    return port;
+}
+
+static void say(FILE *f, const sdrun *r)
+{
+    const rl_sqldrive *d = &r->d;
+    const uint64_t *c = d->count;
+    uint64_t all = c[RL_SQ_OK] + c[RL_SQ_PARTIAL] + c[RL_SQ_FAILED] + c[RL_SQ_NO_ANSWER];
+    fprintf(f, "%s: master %s (pid %d), variant compared: %s\n", WHO, r->sd.banner, r->sd.pid,
+            hk_variant_get((hk_variant_id)r->o->variant)->name);
+    fprintf(f, "queries: %" PRIu64 " sent: ok %" PRIu64 ", partial %" PRIu64 ", failed %" PRIu64
+            ", no answer %" PRIu64 "; %" PRIu64 " not sent\n", all, c[RL_SQ_OK],
+            c[RL_SQ_PARTIAL], c[RL_SQ_FAILED], c[RL_SQ_NO_ANSWER], c[RL_SQ_NOT_SENT]);
+    if (d->first_error[0])
+        fprintf(f, "searchd's first error: %s\n", d->first_error);
+    int any = 0;
+    for (int h = 0; h < r->s->cl->nhosts; h++)
+        if (d->fail_query[h] || d->fail_connect[h])
+            fprintf(f, "%s %s: %" PRIu64 " query failures, %" PRIu64 " failed connects\n",
+                    any++ ? "              " : "searchd blamed", r->s->cl->hosts[h].name,
+                    d->fail_query[h], d->fail_connect[h]);
+    if (!any)
+        fputs("searchd blamed no agent in any warning or error\n", f);
+    fprintf(f, "SHOW AGENT STATUS: %" PRIu64 " snapshots, one per karma period and the last at "
+            "the end, in %s/status/ (hasim init --status reads them)\n", d->snaps, r->o->out);
+}
+
+static int report(sdrun *r, int64_t dur)
+{
+    const rl_livesd *o = r->o;
+    hk_err e;
+    hk_out ro;
+    int *starts = calloc((size_t)r->s->cl->nhosts + 1, sizeof *starts);
+    for (int h = 0; starts && h < r->s->cl->nhosts; h++)
+        starts[h] = r->cl->ch[h].starts;
+    rl_sdsum_in in = {r->s, o->out, r->mirrors, starts, r->d.fail_query, r->d.fail_connect};
+    hk_rep_run meta = {"hareal live --master searchd", o->scenario,
+                       hk_variant_get((hk_variant_id)o->variant)->name, o->strategy >= 0 ?
+                       hk_strat_get(o->strategy)->name : "as configured", 1,
+                       (double)dur / 1e6, r->s->cl->set.karma_s, o->seed};
+    int rc = !starts || rl_sdsum_write(&in, &e) < 0 || hk_out_open(&ro, o->out, "report.txt", &e) < 0
+             ? -1 : 0;
+    free(starts);
+    if (rc == 0) {
+        say(ro.f, r);
+        rc = hk_out_commit(&ro, &e);
+    }
+    if (rc == 0 && (hk_out_write_all(o->out, "scenario.txt", o->text, strlen(o->text), &e) < 0 ||
+                    hk_rep_faults(r->s, dur, o->out, &e) < 0 || hk_rep_run_csv(&meta, o->out, &e) < 0))
+        rc = -1;
+    if (rc < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_RUN;
+    }
+    if (!o->quiet)
+        say(stdout, r);
+    if (o->compare && rl_compare_sim(o->self, o->scn_path, o->out, o->strategy, o->quiet, dur,
+                                     o->seed, o->variant) < 0)
+        return HK_EXIT_RUN;
+    return 0;
+}
+
+static int run(sdrun *r, int64_t dur, gsl_rng *rng, hk_out *qo)
+{
+    const rl_livesd *o = r->o;
+    struct sockaddr_in *addr = calloc((size_t)r->s->cl->nhosts + 1, sizeof *addr);
+    r->port = calloc((size_t)r->s->cl->nhosts + 1, sizeof *r->port);
+    hk_err e;
+    snprintf(r->mirrors, sizeof r->mirrors, "%s/mirrors", o->out);
+    snprintf(r->sd.dir, sizeof r->sd.dir, "%s/searchd", o->out);
+    r->cl->logdir = r->mirrors;
+    r->cl->defer_faults = 1;
+    if (!addr || !r->port || hk_mkdirs(r->mirrors, &e) < 0 ||
+        (r->sd.ql_port = ql_port(o, r->s->cl->nhosts)) < 0 || rl_cluster_start(r->cl, addr) < 0 ||
+        rl_searchd_start(&r->sd, r->s, o->strategy, addr) < 0) {
+        free(addr);
+        return HK_EXIT_RUN;
+    }
+    for (int h = 0; h < r->s->cl->nhosts; h++)
+        r->port[h] = ntohs(addr[h].sin_port);
+    free(addr);
+    if (!o->quiet)
+        fprintf(stderr, "%s: searchd (%s) is the master, SphinxQL on 127.0.0.1:%d, config "
+                "%s/searchd.conf\n", WHO, r->sd.banner, r->sd.ql_port, r->sd.dir);
+    rl_sqldrive *d = &r->d;
+    d->loop = r->cl->loop;
+    d->s = r->s;
+    d->ql.sin_family = AF_INET;
+    d->ql.sin_port = htons((uint16_t)r->sd.ql_port);
+    d->ql.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    d->host_port = r->port;
+    d->rng = rng;
+    d->duration_us = dur;
+    d->dir = o->out;
+    d->queries = qo->f;
+    d->on_end = on_end;
+    d->user = r;
+    fputs("id,t_sched_s,t_sent_s,table,status,latency_ms,message\n", qo->f);
+    if (rl_cluster_faults(r->cl) < 0 || rl_sqldrive_start(d) < 0)
+        return HK_EXIT_RUN;
+    uv_run(r->cl->loop, UV_RUN_DEFAULT);
+    if (rl_searchd_verdict(&r->sd, r->sd.stop_sent) < 0)
+        return HK_EXIT_RUN;
+    if (hk_out_commit(qo, &e) < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_RUN;
+    }
+    int rc = report(r, dur);
+    return rc == 0 && d->interrupted ? hk_cmd_stopped(d->interrupted) : rc;
+}
+
+int rl_live_searchd(rl_cluster *cl, const hk_scn *s, const rl_livesd *o)
+{
+    sdrun r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.s = s;
+    r.cl = cl;
+    r.sd = *o->sd;
+    r.sd.loop = cl->loop;
+    int64_t dur = o->duration_us > 0 ? o->duration_us : s->wl.duration_us;
+    hk_err e;
+    hk_rundir rd = {"", -1};
+    if (hk_rundir_open(&rd, o->out, WHO, o->force, &e) < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_USAGE;
+    }
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    hk_out qo = {0};
+    int rc = HK_EXIT_RUN;
+    if (rng && hk_out_open(&qo, o->out, "queries.csv", &e) == 0) {
+        gsl_rng_set(rng, (unsigned long)o->seed);
+        rc = run(&r, dur, rng, &qo);
+    } else {
+        hk_print_err(WHO, &e);
+    }
+    if (qo.f)
+        hk_out_abort(&qo);
+    rl_cluster_stop(cl);
+    rl_searchd_stop(&r.sd);
+    uv_run(cl->loop, UV_RUN_DEFAULT);  /* reap the children and searchd */
+    rl_sqldrive_free(&r.d);
+    free(r.port);
+    if (rng)
+        gsl_rng_free(rng);
+    return rl_outdir_close(&rd, rc);
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# hareal live --master searchd: a real Sphinx 2.2.11 searchd (Debian sphinxsearch) as the master
+# of scenarios/live-demo.scn's three hareal mirrors, box3 stalled 8-16 s and box2 down 18-24 s:
+#  1. its shares and failures beside hasim's (--compare-sim): every mirror within 5 points, the
+#     failures on the faulted mirrors only, inside their windows;
+#  2. its SHOW AGENT STATUS saved every karma period; hasim init reads them back and finds both
+#     faults, each within one karma period of where the scenario put it;
+#  3. searchd stopped by its PID at the end, on SIGTERM (every query has its row), and even
+#     when hareal is killed outright;
+#  4. a searchd that refuses to start is reported with its log's last lines; what --master
+#     cannot take is a usage error.
+set -u
+B=$1; S=$2
+for bin in hareal hasim; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
+if ! command -v searchd > /dev/null; then
+  if [ "${CI:-}" = true ]; then echo "cli_livesd: searchd missing: 0 passed, 1 failed"; exit 1; fi
+  echo "cli_livesd: searchd not installed (.ci/setup installs it): skipped"; exit 77
+fi
+T=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+pass=0; fail=0
+check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+H="$B/hareal"
+P=$(( 17000 + ($$ % 95) * 10 ))  # 17000-17950: below the ephemeral range, apart from other tests
+cp "$S/scenarios/live-demo.scn" "$T/demo.scn"  # its own path: the pgreps below are this run's
+col() { awk -F, -v m="$2" -v c="$3" '$3 == m { print $c }' "$1"; }
+within() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; exit !(a != "" && b != "" && x <= d && x >= -d) }'; }
+
+# 1. the run, and hasim beside it
+timeout 120 "$H" live "$T/demo.scn" --master searchd --base-port $P --compare-sim --out "$T/r" > "$T/r.out" 2> "$T/r.err"; rc=$?
+check "live --master searchd exits 0" '[ $rc -eq 0 ] || { cat "$T/r.err"; false; }'
+check "searchd named, on the port after the mirrors" 'grep -q "searchd (Sphinx 2.2.11[^)]*)) is the master, SphinxQL on 127.0.0.1:$((P+3))" "$T/r.err"'
+check "its config: the scenario's table, agents at the mirrors' pinned ports, its settings" 'grep -q "agent = 127.0.0.1:$P:shard1|127.0.0.1:$((P+1)):shard1|127.0.0.1:$((P+2)):shard1" "$T/r/searchd/searchd.conf" && grep -q "ha_strategy = nodeads" "$T/r/searchd/searchd.conf" && grep -q "ha_ping_interval = 500" "$T/r/searchd/searchd.conf" && grep -q "agent_query_timeout = 500" "$T/r/searchd/searchd.conf"'
+n=$(($(wc -l < "$T/r/queries.csv") - 1))
+check "every query has its row (200/s for 30 s: $n)" '[ $n -ge 5500 ] && [ $n -le 6500 ] && grep -q "^queries: $n sent" "$T/r.out"'
+check "compared with hasim's sphinx2 variant" 'grep -q "variant compared: sphinx2" "$T/r.out" && [ "$(awk -F, "NR > 1" "$T/r/compare.csv" | wc -l)" -eq 3 ]'
+for m in box1:9312 box2:9312 box3:9312; do
+  re=$(col "$T/r/compare.csv" $m 4); si=$(col "$T/r/compare.csv" $m 5)
+  check "$m: searchd's share $re vs hasim's $si (within 5 points)" 'within "$re" "$si" 0.05'
+done
+check "the verdict in words: agreement" 'grep -q "^agreement: the largest share difference is [0-4]\.[0-9] points" "$T/r.out"'
+check "box1 never failed, in searchd or in hasim" '[ "$(col "$T/r/compare.csv" box1:9312 10)" = 0 ] && [ "$(col "$T/r/compare.csv" box1:9312 11)" = 0 ]'
+check "box3 (stalled) failed in both" '[ "$(col "$T/r/compare.csv" box3:9312 10)" -gt 0 ] && [ "$(col "$T/r/compare.csv" box3:9312 11)" -gt 0 ]'
+check "searchd blamed box3 and box2 by name" 'grep -q "^searchd blamed box3:9312\|^ *box3:9312: [0-9]* query failures, [1-9]" "$T/r.out" && grep -q "box2:9312: [0-9]* query failures, [0-9]* failed connects" "$T/r.out"'
+# failures only inside the fault windows (a query sent before the end, answered by its timeout)
+check "failures only while box3 stalls (8-16 s) or box2 is down (18-24 s)" 'awk -F, "NR > 1 && \$5 != \"ok\" { t = \$3; if (!((t >= 7.9 && t < 16.6) || (t >= 17.9 && t < 24.6))) bad++ } END { exit bad > 0 }" "$T/r/queries.csv"'
+check "the failures carry searchd's own words" 'grep -q ",failed,[0-9.]*,index dist: agent 127.0.0.1:$((P+2)): connect() timed out" "$T/r/queries.csv"'
+
+# 2. the snapshots, read back by hasim init
+ns=$(ls "$T/r/status" | grep -c "^status\.[0-9]*\.[0-9]*\.tsv$")
+check "SHOW AGENT STATUS saved every karma period and at the end ($ns files)" '[ $ns -ge 6 ] && [ $ns -le 7 ] && grep -q "^ag_0_hostname	127.0.0.1:$P$" "$T/r/status/"*.tsv'
+"$B/hasim" init --config "$T/r/searchd/searchd.conf" --status "$T/r/status" --log "$T/r/searchd/query.log" \
+  --searchd-log "$T/r/searchd/searchd.log" --out "$T/init.scn" > "$T/init.out" 2>&1; irc=$?
+check "hasim init reads the run's status series and log" '[ $irc -eq 0 ] || { cat "$T/init.out"; false; }'
+at() { awk -v h="$1" -v k="$2" '$1 == "fault" && $2 == h { for (i = 3; i < NF; i++) if ($i == k) { v = $(i + 2); sub(/s$/, "", v); print v } }' "$T/init.scn"; }
+check "init finds box3's stall at 8 s for 8 s (within one 5 s period)" 'within "$(at 127.0.0.1:$((P+2)) at)" 8 5 && within "$(at 127.0.0.1:$((P+2)) for)" 8 5'
+check "init finds box2 down at 18 s for 6 s (within one 5 s period)" 'grep -q "fault 127.0.0.1:$((P+1)) .*kind = down" "$T/init.scn" && within "$(at 127.0.0.1:$((P+1)) at)" 18 5 && within "$(at 127.0.0.1:$((P+1)) for)" 6 5'
+
+# 3. stopped by PID: at the end, on SIGTERM, and with hareal killed outright
+check "searchd stopped at the end (its log says so), no process left" 'grep -q "shutdown complete" "$T/r/searchd/searchd.log" && ! pgrep -f "searchd --config $T/r/" > /dev/null && ! pgrep -f -- "--scenario $T/demo.scn" > /dev/null'
+"$H" live "$T/demo.scn" --master searchd --out "$T/t" --quiet > /dev/null 2> "$T/t.err" & L=$!; PIDS+=($L)
+sleep 4; kill -TERM $L; wait $L; trc=$?
+nt=$(($(wc -l < "$T/t/queries.csv") - 1))
+check "SIGTERM: exit 143, every query it sent has its row ($nt), the report written" '[ $trc -eq 143 ] && [ $nt -ge 500 ] && grep -q "^queries: $nt sent" "$T/t/report.txt"'
+check "SIGTERM: searchd and the mirrors stopped" '! pgrep -f "searchd --config $T/t/" > /dev/null && ! pgrep -f -- "--scenario $T/demo.scn" > /dev/null'
+"$H" live "$T/demo.scn" --master searchd --out "$T/k" --quiet > /dev/null 2>&1 & L=$!; PIDS+=($L)
+for _ in $(seq 100); do pgrep -f "searchd --config $T/k/" > /dev/null && break; sleep 0.05; done
+sleep 1; kill -9 $L; wait $L 2>/dev/null
+for _ in $(seq 100); do pgrep -f "searchd --config $T/k/" > /dev/null || break; sleep 0.05; done
+check "kill -9 of hareal: searchd goes too" '! pgrep -f "searchd --config $T/k/" > /dev/null'
+
+# 4. refusals
+cat > "$T/fake-searchd" <<'SH'
+#!/bin/sh
+echo "Sphinx 2.2.11-id64-release (fake)"
+[ "$1" = --help ] && exit 0
+echo "FATAL: no license to listen (this fake refuses)"; exit 1
+SH
+chmod +x "$T/fake-searchd"
+timeout 60 "$H" live "$T/demo.scn" --master "searchd=$T/fake-searchd" --out "$T/f" > /dev/null 2> "$T/f.err"; frc=$?
+check "a searchd that exits at start: exit 1, said with its output's last lines" '[ $frc -eq 1 ] && grep -q "exited at start instead of listening" "$T/f.err" && grep -q "FATAL: no license to listen" "$T/f.err" && ! pgrep -f -- "--scenario $T/demo.scn" > /dev/null'
+"$H" live "$T/demo.scn" --master searchd=/nonexistent/searchd --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?
+check "a searchd that is not there: exit 2, named" '[ $nrc -eq 2 ] && grep -q "/nonexistent/searchd: cannot run it" "$T/n.err"'
+"$H" live "$T/demo.scn" --master searchd=/bin/true --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?
+check "a binary that is not searchd: exit 2" '[ $nrc -eq 2 ] && grep -q "names neither Sphinx nor Manticore" "$T/n.err"'
+"$H" live "$T/demo.scn" --master mysql --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?
+check "--master mysql: exit 2, what it expects said" '[ $nrc -eq 2 ] && grep -q "expected searchd or searchd=PATH" "$T/n.err"'
+"$H" live "$T/demo.scn" --master searchd --plot --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?
+check "--master searchd --plot: exit 2, why said" '[ $nrc -eq 2 ] && grep -q "\-\-plot is not for --master searchd" "$T/n.err"'
+"$H" live "$T/demo.scn" --master searchd --strategy peak-ewma --out "$T/e" > /dev/null 2> "$T/e.err"; erc=$?
+check "a hakarma extension strategy cannot be given to searchd: refused, nothing left running" '[ $erc -ne 0 ] && grep -q "is a hakarma extension, not searchd" "$T/e.err" && ! pgrep -f "searchd --config $T/e/" > /dev/null && ! pgrep -f -- "--scenario $T/demo.scn" > /dev/null'
+
+echo "cli_livesd: $pass passed, $fail failed"
+[ $fail -eq 0 ]
