@@ -1,6 +1,7 @@
 /* hareal_proxy: `hareal proxy` — a protocol-aware fault proxy in front of real agents
  * (searchd 2.2.11 or Manticore), faults set by a scenario's schedule or live over a
  * toxiproxy-shaped control API; served by rl_pxrun until a signal. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +13,9 @@
 #define WHO "hareal proxy"
 
 typedef struct popts {
-    const char *listen, *upstream, *name, *config, *api, *metrics, *scenario, *mirror;
+    const char *listen, *upstream, *name, *config, *api, *metrics, *scenario, *mirror, *log;
     long long seed;
-    int quiet;
+    int quiet, control;
 } popts;
 
 #define A(f) offsetof(popts, f)
@@ -40,6 +41,12 @@ static const hk_opt proxy_opts[] = {
      "the scenario's mirror this proxy stands for", NULL},
     {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL,
      "random seed of the toxics' draws (default 1)", NULL},
+    {"log", "FILE", HK_OPT_STR, A(log), 0, 0, NULL,
+     "one CSV row per search through the proxy (hareal mirror's --log\n"
+     "columns; outcome ok, warning, error, stuck, stall, reset, cancelled)", NULL},
+    {"control", NULL, HK_OPT_FLAG, A(control), 0, 0, NULL,
+     "driven by a parent on stdin (hareal live): --scenario's schedule\n"
+     "starts at a line 'start'; EOF, or the parent's death, ends it", NULL},
     {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
@@ -73,6 +80,8 @@ static int parse(int argc, char **argv, popts *o)
         return hk_cmd_bad(&proxy_cmd, "expected --listen and --upstream, or --config");
     if (!!o->scenario != !!o->mirror)
         return hk_cmd_bad(&proxy_cmd, "--scenario and --mirror go together");
+    if (o->log && !o->listen)
+        return hk_cmd_bad(&proxy_cmd, "--log goes with --listen (one proxy)");
     if (o->scenario && !o->listen && !o->name)
         return hk_cmd_bad(&proxy_cmd, "--scenario: name the config's proxy it acts on (--name)");
     if (!o->name)
@@ -87,7 +96,7 @@ int rl_cmd_proxy(int argc, char **argv)
     if (rc)
         return rc < 0 ? 0 : rc;
     rl_pxrun_cfg c = {o.name, o.listen, o.upstream, NULL, o.config, o.api, o.metrics,
-                      NULL, -1, (uint64_t)o.seed, o.quiet, HK_VERSION};
+                      NULL, -1, (uint64_t)o.seed, o.quiet, HK_VERSION, NULL, o.control};
     hk_loaded L = {0};
     char *text = NULL, msg[512];
     size_t len;
@@ -103,12 +112,22 @@ int rl_cmd_proxy(int argc, char **argv)
         return rc;
     }
     c.scn = L.scn;
+    if (o.log && !(c.log = fopen(o.log, "w"))) {
+        fprintf(stderr, WHO ": --log %s: %s\n", o.log, strerror(errno));
+        free(text);
+        hk_loaded_free(&L);
+        return HK_EXIT_RUN;
+    }
+    if (c.log)
+        fputs("t_s,peer,index,query,delay_ms,outcome\n", c.log);
     int sig = 0;
     if (rl_pxrun(&c, &sig, msg, sizeof msg) < 0) {
         fprintf(stderr, WHO ": %s\n", msg);
         rc = o.config && strncmp(msg, o.config, strlen(o.config)) == 0 ? HK_EXIT_INPUT
                                                                       : HK_EXIT_RUN;
     }
+    if (c.log)
+        fclose(c.log);
     free(text);
     hk_loaded_free(&L);
     return rc;

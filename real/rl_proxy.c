@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "hk_csv.h"
 #include "hk_frame.h"
 #include "hk_err.h"
 #include "rl_addr.h"
@@ -20,6 +21,7 @@ typedef struct rl_pconn {
     hk_frame fdn, fup;
     int handles, closing, up_ready, up_eof, shut, state, ping, held;
     int planned;                 /* plan drawn for the request at the head of din, kept */
+    int pending;                 /* a search went upstream, its row not yet logged */
     rl_tx_plan plan;
     uint64_t sent_ns;            /* when the request went upstream */
     hk_bytes reply;              /* a reply held back (delay, drip) */
@@ -42,6 +44,44 @@ const char *rl_px_act_name(rl_px_act a) { return a < RL_PX_N ? act_names[a] : "?
 static void pump_dn(pconn *c);
 static void pump_up(pconn *c);
 
+/* A search's row in the log (--log): what hareal mirror writes, so a live run reads both
+ * alike — t_s,peer,index,query,delay_ms,outcome (the proxy does not decode the index list or
+ * the query: empty). */
+static void log_search(rl_proxy *p, const char *outcome, double delay_ms)
+{
+    if (!p->log)
+        return;
+    uv_timeval64_t tv;
+    uv_gettimeofday(&tv);
+    char t[40], d[32];
+    snprintf(t, sizeof t, "%lld.%06d", (long long)tv.tv_sec, (int)tv.tv_usec);
+    snprintf(d, sizeof d, "%.3f", delay_ms);
+    hk_csv_str(p->log, t, 1);
+    hk_csv_str(p->log, p->name, 0);
+    hk_csv_str(p->log, "", 0);
+    hk_csv_str(p->log, "", 0);
+    hk_csv_str(p->log, d, 0);
+    hk_csv_str(p->log, outcome, 0);
+    hk_csv_end(p->log);
+    fflush(p->log);
+}
+
+/* The searches still in din when the connection goes (a stall held them): each logged. */
+static void log_unread(pconn *c)
+{
+    hk_frame f = c->fdn;
+    size_t off = 0, used;
+    hk_hdr h;
+    int k;
+    while (c->p->log && off < c->din.len &&
+           (k = hk_frame_step(&f, 1, c->din.p + off, c->din.len - off, &h, &used)) != HK_FR_NEED &&
+           k != HK_FR_TOO_BIG) {
+        if (k == HK_FR_UNIT && h.code == HK_CMD_SEARCH)
+            log_search(c->p, "stall", -1);
+        off += used;
+    }
+}
+
 /* ---- lifecycle ------------------------------------------------------ */
 
 static void on_closed(uv_handle_t *h)
@@ -59,6 +99,11 @@ static void conn_close(pconn *c, int reset)
 {
     if (c->closing)
         return;
+    if (c->pending)
+        log_search(c->p, "cancelled", -1);
+    if (c->state != ST_HELD)
+        log_unread(c);
+    c->pending = 0;
     c->closing = 1;
     c->state = ST_GONE;
     c->p->nconns--;
@@ -190,6 +235,10 @@ static void deliver(pconn *c, const uint8_t *unit, size_t n)
 {
     double up_ms = (double)(uv_hrtime() - c->sent_ns) / 1e6;
     rl_prom_observe(&c->p->st.upstream[c->ping], up_ms / 1e3);
+    if (c->pending)
+        log_search(c->p, c->plan.reset ? "reset" : c->plan.warning ? "warning" : "ok",
+                   up_ms + c->plan.delay_ms + (c->plan.factor - 1) * up_ms);
+    c->pending = 0;
     c->reply.len = 0;
     hk_put_raw(&c->reply, unit, n);
     if (c->plan.warning)
@@ -291,12 +340,16 @@ static int request(pconn *c, const hk_hdr *h, size_t used)
         c->plan.hold = rl_toxics_have(c->p->tx, c->p->ntx, RL_TX_STUCK);
     if (c->plan.hold) {
         c->p->st.req[c->ping][RL_PX_HELD] += !c->held;
+        if (!c->held && !c->ping)
+            log_search(c->p, "stuck", -1);
         c->held = 1;
         c->state = ST_HELD;
         return 0;
     }
     c->held = 0;
     if (c->plan.error) {
+        if (!c->ping)
+            log_search(c->p, "error", 0);
         answer_error(c, h);
         consume(&c->din, used);
         return 1;
@@ -304,6 +357,7 @@ static int request(pconn *c, const hk_hdr *h, size_t used)
     send_to(c, &c->up, c->din.p, used, 0);
     consume(&c->din, used);
     c->sent_ns = uv_hrtime();
+    c->pending = !c->ping;
     c->state = ST_WAIT;
     return 0;
 }
@@ -313,6 +367,7 @@ static void pump_dn(pconn *c)
     while (!c->closing && c->up_ready && c->state == ST_IDLE && !stalled(c->p)) {
         if (blackholed(c->p)) {
             c->p->st.req[0][RL_PX_DROPPED] += c->din.len > 0;
+            log_unread(c);
             c->din.len = 0;
             return;
         }

@@ -7,6 +7,7 @@
 #define RL_PROXY_H
 
 #include <netinet/in.h>
+#include <stdio.h>
 #include <uv.h>
 #include "hk_buf.h"
 #include "rl_prom.h"
@@ -38,6 +39,7 @@ typedef struct rl_proxy {
     gsl_rng *rng;
     struct rl_pconn *conns;
     rl_proxy_stats st;
+    FILE *log;                   /* one CSV row per search, as hareal mirror's --log, or NULL */
 } rl_proxy;
 
 const char *rl_px_act_name(rl_px_act a);

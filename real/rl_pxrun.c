@@ -3,7 +3,10 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 #include "hk_err.h"
 #include "rl_addr.h"
 #include "rl_pxapi.h"
@@ -18,6 +21,10 @@ typedef struct pxrun {
     int http_on, mhttp_on, sigs_on, sig;
     rl_pxsched sched;
     uv_signal_t s[3];
+    uv_pipe_t in;                /* the parent's control lines (control) */
+    int in_on, sched_on;
+    char line[64];
+    size_t nline;
     uint64_t t0;
 } pxrun;
 
@@ -61,6 +68,9 @@ static void stop_all(pxrun *r)
     if (r->mhttp_on)
         rl_http_stop(&r->mhttp);
     r->http_on = r->mhttp_on = 0;
+    if (r->in_on)
+        uv_close((uv_handle_t *)&r->in, NULL);
+    r->in_on = 0;
     rl_pxsched_stop(&r->sched);
     rl_pxset_free(&r->set);
 }
@@ -70,6 +80,17 @@ static void on_signal(uv_signal_t *s, int sig)
     pxrun *r = s->data;
     r->sig = sig;
     stop_all(r);
+}
+
+static int start_sched(pxrun *r, char *msg, int n)
+{
+    uv_update_time(r->loop);
+    r->sched.on_change = on_change;
+    r->sched.user = r;
+    r->sched_on = 1;
+    if (rl_pxsched_start(&r->sched, &r->set, r->c->name, r->c->scn, r->c->host) < 0)
+        return hk_err_msg(msg, n, "out of memory");
+    return 0;
 }
 
 static int proxies(pxrun *r, char *msg, int n)
@@ -82,13 +103,52 @@ static int proxies(pxrun *r, char *msg, int n)
     if (c->listen &&
         rl_pxset_add(&r->set, c->name, c->listen, c->upstream, 1, &code, msg, n) < 0)
         return -1;
-    if (c->scn) {
-        uv_update_time(r->loop);
-        r->sched.on_change = on_change;
-        r->sched.user = r;
-        if (rl_pxsched_start(&r->sched, &r->set, c->name, c->scn, c->host) < 0)
-            return hk_err_msg(msg, n, "out of memory");
+    if (c->log && r->set.n)
+        r->set.px[r->set.n - 1]->log = c->log;
+    return c->scn && !c->control ? start_sched(r, msg, n) : 0;
+}
+
+/* ---- a parent's control lines (hareal live) ---------------------------- */
+
+static void on_ctl_alloc(uv_handle_t *h, size_t want, uv_buf_t *b)
+{
+    (void)h;
+    b->base = malloc(want);
+    b->len = b->base ? want : 0;
+}
+
+static void on_ctl(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+{
+    pxrun *r = s->data;
+    char msg[128];
+    for (ssize_t i = 0; i < n; i++) {
+        if (b->base[i] != '\n') {
+            if (r->nline < sizeof r->line - 1)
+                r->line[r->nline++] = b->base[i];
+            continue;
+        }
+        r->line[r->nline] = 0;
+        r->nline = 0;
+        if (!strcmp(r->line, "start") && r->c->scn && !r->sched_on &&
+            start_sched(r, msg, sizeof msg) < 0)
+            fprintf(stderr, "hareal proxy: %s\n", msg);
     }
+    free(b->base);
+    if (n < 0)                   /* the parent is gone: so are we */
+        stop_all(r);
+}
+
+static int watch_parent(pxrun *r, char *msg, int n)
+{
+    pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        raise(SIGKILL);
+    if (uv_pipe_init(r->loop, &r->in, 0) < 0 || uv_pipe_open(&r->in, 0) < 0)
+        return hk_err_msg(msg, n, "--control: standard input is not a pipe");
+    r->in.data = r;
+    r->in_on = 1;
+    uv_read_start((uv_stream_t *)&r->in, on_ctl_alloc, on_ctl);
     return 0;
 }
 
@@ -104,6 +164,8 @@ static int start(pxrun *r, char *msg, int n)
     if (c->metrics && serve(r, &r->mhttp, c->metrics, metrics_only, r, "--metrics", msg, n) < 0)
         return -1;
     r->mhttp_on = !!c->metrics;
+    if (c->control && watch_parent(r, msg, n) < 0)
+        return -1;
     static const int which[3] = {SIGINT, SIGTERM, SIGHUP};
     for (int k = 0; k < 3; k++) {
         uv_signal_init(r->loop, &r->s[k]);

@@ -6,6 +6,7 @@
 #define RL_PXRUN_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "hk_scn.h"
 
 typedef struct rl_pxrun_cfg {
@@ -19,6 +20,10 @@ typedef struct rl_pxrun_cfg {
     uint64_t seed;
     int quiet;
     const char *version;
+    FILE *log;                   /* the single proxy's searches, one CSV row each, or NULL */
+    int control;                 /* driven by a parent (hareal live) on stdin: the schedule
+                                    starts at a line "start", EOF ends the proxy, and the
+                                    proxy dies with its parent */
 } rl_pxrun_cfg;
 
 /* Run until a signal: 0; -1 with msg when a proxy or the API cannot start. *sig: the signal
