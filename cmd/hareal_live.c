@@ -37,6 +37,7 @@ typedef struct lopts {
     char outbuf[1024];
     int compare;
     const char *master;          /* "searchd[=PATH]", or NULL: hakarma's own */
+    const char *agents;          /* "HOST=IP:PORT,...": mirrors that are real agents */
     int64_t duration_us;
     long long base_port, metrics_base;
 } lopts;
@@ -56,6 +57,11 @@ static const hk_opt live_opts[] = {
      "a real searchd (Sphinx 2.2 or Manticore; PATH, or searchd from PATH) as the\n"
      "master: its config written for the scenario, the workload through its SphinxQL,\n"
      "its SHOW AGENT STATUS saved every karma period (default: hakarma's own master)", NULL},
+    {"agents", "HOST=IP:PORT,...", HK_OPT_STR, A(agents), 0, 0, NULL,
+     "these mirrors of the scenario are your real agents (searchd's API\n"
+     "port): each runs behind an 'hareal proxy' child that carries out its\n"
+     "faults on schedule (its control API printed at start); the others\n"
+     "stay hareal mirrors", NULL},
     {"mirror-metrics", "N", HK_OPT_INT, A(metrics_base), 1, 65535, NULL,
      "mirror h serves /metrics on 127.0.0.1:N+h (hareal mirror's)", NULL},
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
@@ -217,6 +223,29 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
     return rc;
 }
 
+/* --agents HOST=IP:PORT,...: up[h] the address of host h's real agent (pointing into buf,
+ * which the caller frees), NULL for the rest. 0, or HK_EXIT_USAGE after saying why. */
+static int agents_map(const char *spec, const hk_cluster *cl, const char **up, char **buf)
+{
+    char *s = *buf = strdup(spec);
+    for (char *tok = s ? strtok(s, ",") : NULL; tok; tok = strtok(NULL, ",")) {
+        char *eq = strrchr(tok, '='), host[64];
+        int port, h = -1;
+        struct sockaddr_in a;
+        if (eq)
+            *eq = 0;
+        if (!eq || (h = hk_cluster_find_host(cl, tok)) < 0 ||
+            rl_addr_parse(eq + 1, host, sizeof host, &port) < 0 || uv_ip4_addr(host, port, &a) < 0) {
+            fprintf(stderr, "%s: --agents '%s%s%s': expected HOST=IPv4:PORT, HOST a mirror "
+                    "the scenario names%s\n", WHO, tok, eq ? "=" : "", eq ? eq + 1 : "",
+                    eq && h < 0 ? " (it names no such mirror)" : "");
+            return HK_EXIT_USAGE;
+        }
+        up[h] = eq + 1;
+    }
+    return s ? 0 : HK_EXIT_RUN;
+}
+
 static int no_trace(const char *scn)
 {
     fprintf(stderr, "%s: %s: --master searchd sends the scenario's arrivals or clients; a "
@@ -287,7 +316,13 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     lv.cl.metrics_base = (int)o.metrics_base;
     uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
     snprintf(lv.cl.seed_s, sizeof lv.cl.seed_s, "%llu", (unsigned long long)seed);
-    if (o.master) {
+    const char **up = o.agents ? calloc((size_t)s->cl->nhosts + 1, sizeof *up) : NULL;
+    char *upbuf = NULL;
+    rc = o.agents ? (up ? agents_map(o.agents, s->cl, up, &upbuf) : HK_EXIT_RUN) : 0;
+    lv.cl.upstream = up;
+    if (rc) {
+        /* said */
+    } else if (o.master) {
         rl_livesd ls = {o.scenario, lv.cl.scn, lv.cl.self, o.c.out, lv.L.text, &sd, o.compare,
                         o.c.quiet, o.c.force, o.c.strategy, variant, (int)o.base_port,
                         o.duration_us, seed};
@@ -302,6 +337,8 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     }
     free(lv.cl.ch);
     free(lv.cl.ft);
+    free(up);
+    free(upbuf);
     hk_loaded_free(&lv.L);
     return rc;
 }

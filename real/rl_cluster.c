@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+static int proxied(const rl_cluster *lv, int host) { return lv->upstream && lv->upstream[host]; }
+
 static struct sockaddr_in loopback(int port)
 {
     struct sockaddr_in a = {0};
@@ -77,6 +79,8 @@ static int ports_for(rl_cluster *lv, int h)
         return -1;
     if (lv->metrics_base && (c->mport = pinned(lv, "--mirror-metrics", lv->metrics_base, h)) < 0)
         return -1;
+    if (proxied(lv, h) && (c->aport = free_port()) < 0)
+        return -1;
     long b = lv->base_port, m = lv->metrics_base;
     if (h == 0 && b && m && b < m + lv->n && m < b + lv->n) {
         fprintf(stderr, "hareal live: --base-port %ld and --mirror-metrics %ld overlap for %d "
@@ -113,6 +117,20 @@ static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
     }
 }
 
+/* A proxy child's arguments (into args, from na), its strings in buf. */
+static int proxy_args(rl_cluster *lv, rl_child *c, char **args, int na, char (*buf)[64])
+{
+    snprintf(buf[0], sizeof buf[0], "127.0.0.1:%d", c->aport);
+    args[1] = "proxy";
+    args[na++] = "--upstream";
+    args[na++] = (char *)lv->upstream[c->host];
+    args[na++] = "--api";
+    args[na++] = buf[0];
+    args[na++] = "--mirror";
+    args[na++] = (char *)lv->s->cl->hosts[c->host].name;
+    return na;
+}
+
 static int spawn(rl_cluster *lv, rl_child *c)
 {
     char listen[64], port_arg[16];
@@ -123,7 +141,7 @@ static int spawn(rl_cluster *lv, rl_child *c)
     char log[1100];
     snprintf(log, sizeof log, "%s/mirror-%d.%d.csv", lv->logdir ? lv->logdir : "", c->host,
              c->starts++);
-    char *args[18] = {lv->self, "mirror", "--listen", listen, "--scenario", lv->scn, "--name",
+    char *args[24] = {lv->self, "mirror", "--listen", listen, "--scenario", lv->scn, "--name",
                       lv->s->cl->hosts[c->host].name, "--control", "--quiet", "--seed",
                       lv->seed_s};
     int na = 12;
@@ -135,6 +153,9 @@ static int spawn(rl_cluster *lv, rl_child *c)
         args[na++] = "--log";
         args[na++] = log;
     }
+    char pbuf[1][64];
+    if (proxied(lv, c->host))
+        na = proxy_args(lv, c, args, na, pbuf);
     uv_pipe_init(lv->loop, &c->in, 0);
     c->pipe_open = 1;
     uv_stdio_container_t io[3];
@@ -251,6 +272,8 @@ static int schedule_faults(rl_cluster *lv)
         return -1;
     for (int i = 0; i < s->nfaults; i++) {
         const hk_fault *f = &s->faults[i];
+        if (proxied(lv, f->host)) /* its proxy's own schedule carries it out */
+            continue;
         for (int ph = 0; ph < 2; ph++) {
             if (ph == 1 && f->for_us < 0)
                 continue;
@@ -310,16 +333,22 @@ int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
     fprintf(stderr, "hareal live: %d mirrors up:", lv->n);
     for (int h = 0; h < lv->n && h < 8; h++) {
         fprintf(stderr, " %s=127.0.0.1:%d", cl->hosts[h].name, lv->ch[h].port);
+        if (proxied(lv, h))
+            fprintf(stderr, " (proxy to %s, API http://127.0.0.1:%d)", lv->upstream[h],
+                    lv->ch[h].aport);
         if (lv->ch[h].mport)
             fprintf(stderr, " (metrics :%d)", lv->ch[h].mport);
     }
     fprintf(stderr, "%s\n", lv->n > 8 ? " ..." : "");
-    return lv->defer_faults ? 0 : schedule_faults(lv);
+    return lv->defer_faults ? 0 : rl_cluster_faults(lv);
 }
 
 int rl_cluster_faults(rl_cluster *lv)
 {
     uv_update_time(lv->loop);
+    for (int i = 0; i < lv->n; i++)
+        if (proxied(lv, lv->ch[i].host))
+            control(&lv->ch[i], "start\n");
     return schedule_faults(lv);
 }
 

@@ -1,7 +1,9 @@
 /* rl_cluster: a scenario's mirrors as `hareal mirror` children, each on its own loopback
  * port, and its faults applied to them for real on schedule (down: kill and restart; stall:
- * SIGSTOP and SIGCONT; stuck, slow, errors, partition, flap: the child's control line);
- * every child stopped at the end, on an error or a signal. */
+ * SIGSTOP and SIGCONT; stuck, slow, errors, partition, flap: the child's control line) — or,
+ * for a mirror that is one of the operator's real agents, an `hareal proxy` child in front of
+ * it, whose own schedule starts with the run; every child stopped at the end, on an error or
+ * a signal. */
 #ifndef RL_CLUSTER_H
 #define RL_CLUSTER_H
 
@@ -15,6 +17,7 @@ typedef struct rl_child {
     int running, stopped, port, host, pipe_open;
     int mport;                   /* its /metrics port, 0 none */
     int starts;                  /* times started (a down fault restarts it) */
+    int aport;                   /* a proxy child's control API port */
     struct rl_cluster *lv;
 } rl_child;
 
@@ -41,6 +44,9 @@ typedef struct rl_cluster {
     const hk_scn *s;             /* the scenario in the variant's dialect */
     const char *logdir;          /* each child logs its queries to LOGDIR/mirror-H.START.csv */
     int defer_faults;            /* rl_cluster_faults schedules them, not rl_cluster_start */
+    const char *const *upstream; /* per host, or NULL: a real agent (IP:PORT) that host is, run
+                                    behind an `hareal proxy` child which carries out its faults
+                                    (the rest are `hareal mirror` children) */
 } rl_cluster;
 
 /* Start every mirror (addr[h]: where host h listens), wait until each accepts, schedule the

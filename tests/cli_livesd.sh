@@ -8,7 +8,11 @@
 #  3. searchd stopped by its PID at the end, on SIGTERM (every query has its row), and even
 #     when hareal is killed outright;
 #  4. a searchd that refuses to start is reported with its log's last lines; what --master
-#     cannot take is a usage error.
+#     cannot take is a usage error;
+#  5. --agents: one mirror is a real 2.2.11 agent with data, behind an hareal proxy child that
+#     answers half its searches with an ERROR reply from 4 s to 8 s: the real agent serves its
+#     share, the errors come back as searchd's warnings naming it, inside the window, at
+#     hasim's rate.
 set -u
 B=$1; S=$2
 for bin in hareal hasim; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
@@ -91,6 +95,60 @@ check "--master mysql: exit 2, what it expects said" '[ $nrc -eq 2 ] && grep -q 
 check "--master searchd --plot: exit 2, why said" '[ $nrc -eq 2 ] && grep -q "\-\-plot is not for --master searchd" "$T/n.err"'
 "$H" live "$T/demo.scn" --master searchd --strategy peak-ewma --out "$T/e" > /dev/null 2> "$T/e.err"; erc=$?
 check "a hakarma extension strategy cannot be given to searchd: refused, nothing left running" '[ $erc -ne 0 ] && grep -q "is a hakarma extension, not searchd" "$T/e.err" && ! pgrep -f "searchd --config $T/e/" > /dev/null && ! pgrep -f -- "--scenario $T/demo.scn" > /dev/null'
+
+# 5. one mirror is a real agent
+mkdir -p "$T/agent"
+cat > "$T/agent/agent.conf" <<CONF
+index shard1
+{
+    type         = rt
+    path         = $T/agent/rt
+    rt_field     = title
+    rt_attr_uint = gid
+}
+searchd
+{
+    listen      = 127.0.0.1:$((P+5))
+    listen      = 127.0.0.1:$((P+6)):mysql41
+    log         = $T/agent/searchd.log
+    query_log   = $T/agent/query.log
+    pid_file    = $T/agent/searchd.pid
+    workers     = threads
+    binlog_path =
+}
+CONF
+searchd --config "$T/agent/agent.conf" --nodetach > "$T/agent/out" 2>&1 & AG=$!; PIDS+=($AG)
+for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$((P+6))) 2>/dev/null && break; sleep 0.05; done
+mysql -h127.0.0.1 -P$((P+6)) -e "INSERT INTO shard1 (id, title, gid) VALUES (1,'hakarma one',1),(2,'hakarma two',2)" > /dev/null 2>&1
+cat > "$T/ag.scn" <<'SCN'
+searchd { ha_period_karma = 2  ha_ping_interval = 500  agent_query_timeout = 500  agent_connect_timeout = 200 }
+table dist {
+    type        = distributed
+    agent       = box1:9312|box2:9312:shard1
+    ha_strategy = roundrobin
+}
+mirror default { service = lognormal(median=2ms, sigma=0.3)  threads = 4 }
+workload { arrivals = poisson(100/s)  duration = 12s }
+fault box2:9312 { at = 4s  for = 4s  kind = errors(0.5) }
+sim { seed = 1 }
+SCN
+timeout 60 "$H" live "$T/ag.scn" --master searchd --agents box2:9312=127.0.0.1:$((P+5)) --compare-sim --out "$T/a" > "$T/a.out" 2> "$T/a.err"; arc=$?
+check "--agents: the run exits 0, box2 a proxy to the real agent, its control API said" '[ $arc -eq 0 ] && grep -q "box2:9312=127.0.0.1:[0-9]* (proxy to 127.0.0.1:$((P+5)), API http://127.0.0.1:[0-9]*)" "$T/a.err" || { cat "$T/a.err"; false; }'
+served=$(grep -c "hakarma" "$T/agent/query.log" 2>/dev/null); logged=$(grep -c ",ok$" "$T/a/mirrors/mirror-1.0.csv" 2>/dev/null)
+check "--agents: the real agent answered searches ($served in its query log; the proxy passed $logged)" '[ "${served:-0}" -ge 400 ] && [ "$served" -eq "$logged" ]'
+for m in box1:9312 box2:9312; do
+  re=$(col "$T/a/compare.csv" $m 4); si=$(col "$T/a/compare.csv" $m 5)
+  check "--agents, roundrobin: $m's share $re vs hasim's $si (within 5 points)" 'within "$re" "$si" 0.05'
+done
+fr=$(col "$T/a/compare.csv" box2:9312 10); fs=$(col "$T/a/compare.csv" box2:9312 11)
+check "--agents: box2's ERROR replies, $fr under searchd vs $fs in hasim (within half)" '[ "${fr:-0}" -gt 0 ] && [ "${fs:-0}" -gt 0 ] && awk -v a="$fr" -v b="$fs" "BEGIN { exit !(a >= b / 2 && a <= b * 3 / 2) }"'
+check "--agents: each error is searchd's warning naming the proxy, inside 4-8 s" 'grep -q ",failed,[0-9.]*,index dist: agent 127.0.0.1:[0-9]*: remote error: hakarma proxy: injected error" "$T/a/queries.csv" && awk -F, "NR > 1 && \$5 != \"ok\" && (\$3 < 3.9 || \$3 > 8.6) { bad++ } END { exit bad > 0 }" "$T/a/queries.csv"'
+timeout 60 "$H" live "$T/ag.scn" --agents box2:9312=127.0.0.1:$((P+5)) --compare-sim --out "$T/h" > "$T/h.out" 2>&1
+fh=$(col "$T/h/compare.csv" box2:9312 10)
+check "--agents under hakarma's own master: the proxy's schedule runs too ($fh failed vs $fs)" '[ "${fh:-0}" -gt 0 ] && awk -v a="$fh" -v b="$fs" "BEGIN { exit !(a >= b / 2 && a <= b * 3 / 2) }"'
+check "--agents: the proxy child is gone, the operator's agent still runs" '! pgrep -f -- "--scenario $T/ag.scn" > /dev/null && kill -0 $AG'
+"$H" live "$T/ag.scn" --agents box9:9312=127.0.0.1:1 --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?
+check "--agents naming no mirror of the scenario: exit 2, said" '[ $nrc -eq 2 ] && grep -q "box9:9312=127.0.0.1:1.*it names no such mirror" "$T/n.err"'
 
 echo "cli_livesd: $pass passed, $fail failed"
 [ $fail -eq 0 ]
