@@ -5,11 +5,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include "hk_buf.h"
 #include "hk_file.h"
 #include "hk_frame.h"
 #include "hk_proto.h"
 #include "hk_answer.h"
+#include "rl_ep.h"
 #include "hk_report.h"
 
 typedef struct rl_lst {
@@ -26,9 +30,9 @@ typedef struct rl_q {
 } rl_q;
 
 typedef struct rl_att {
-    uv_tcp_t tcp;
-    uv_connect_t creq;
-    uv_write_t wreq;
+    rl_epw w;                    /* its socket, in the master's epoll set */
+    struct rl_att *prev, *next;  /* in m->atts while in flight */
+    size_t woff;                 /* how much of out is sent */
     uv_timer_t timer;
     int handles, finished, phase, is_ping, sync_fail;
     rl_master *m;
@@ -184,6 +188,12 @@ static void att_finish(rl_att *a, int ev)
         return;
     a->finished = 1;
     rl_master *m = a->m;
+    if (a->prev)
+        a->prev->next = a->next;
+    else
+        m->atts = a->next;
+    if (a->next)
+        a->next->prev = a->prev;
     int64_t now = rl_now_us();
     uv_timer_stop(&a->timer);
     if (ev >= 0 && !(a->q && a->q->ls[a->k].blackhole))
@@ -216,8 +226,8 @@ static void att_finish(rl_att *a, int ev)
         q_release(m, a->q);
     }
     a->q = NULL;
+    rl_ep_close_fd(m->ep, &a->w);
     uv_close((uv_handle_t *)&a->timer, att_closed);
-    uv_close((uv_handle_t *)&a->tcp, att_closed);
 }
 
 static void on_att_timer(uv_timer_t *t)
@@ -228,21 +238,18 @@ static void on_att_timer(uv_timer_t *t)
                   : connected ? HK_EV_QUERY_TIMEOUT : HK_EV_CONNECT_TIMEOUT);
 }
 
-static void on_alloc(uv_handle_t *h, size_t want, uv_buf_t *out)
+/* Room for the next read in a->buf (at least 16 KB); -1: no memory. */
+static int room(rl_att *a)
 {
-    rl_att *a = h->data;
-    (void)want;
-    if (a->cap - a->len < 16384) {
-        size_t cap = a->cap ? a->cap * 2 : 32768;
-        uint8_t *p = realloc(a->buf, cap);
-        if (!p) {
-            *out = uv_buf_init(NULL, 0);
-            return;
-        }
-        a->buf = p;
-        a->cap = cap;
-    }
-    *out = uv_buf_init((char *)a->buf + a->len, (unsigned)(a->cap - a->len));
+    if (a->cap - a->len >= 16384)
+        return 0;
+    size_t cap = a->cap ? a->cap * 2 : 32768;
+    uint8_t *p = realloc(a->buf, cap);
+    if (!p)
+        return -1;
+    a->buf = p;
+    a->cap = cap;
+    return 0;
 }
 
 /* Count a malformed reply; keep the first one's peer, byte offset and what was expected. */
@@ -297,51 +304,90 @@ static void consume(rl_att *a)
         att_finish(a, reply_outcome(a, &h, a->buf + 8));
 }
 
-static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+/* The connection is up (the first bytes went out, or the socket became writable). */
+static void connected(rl_att *a)
 {
-    rl_att *a = s->data;
-    (void)buf;
-    if (a->finished)
+    a->phase = PH_HELLO;
+    if (!a->m->var->hello_in_connect) { /* Manticore pipelines: the query timeout starts now */
+        a->connect_us = rl_now_us() - a->t_start;
+        uv_timer_start(&a->timer, on_att_timer, (uint64_t)(a->qtimeout_us / 1000), 0);
+    }
+}
+
+/* What a failed send or read means in the phase it happened. */
+static int io_event(const rl_att *a, int err)
+{
+    if (a->phase == PH_CONNECT)
+        return HK_EV_CONNECT_FAILURE;
+    /* the peer going away during the handshake (closed or reset) is an unexpected closing;
+     * after it, a reset is a network error and a close one in Manticore only */
+    return a->phase == PH_HELLO ? HK_EV_UNEXPECTED_CLOSE
+           : err == ECONNRESET ? HK_EV_NETWORK_ERROR
+           : a->m->var->rechoose_on_retry ? HK_EV_UNEXPECTED_CLOSE : HK_EV_NETWORK_ERROR;
+}
+
+/* Send what is left of the hello and request; then wait for the reply. While the connect is
+ * in progress a send says EAGAIN: wait for writability (a refused connect then fails it). */
+static void att_send(rl_att *a)
+{
+    while (a->woff < a->out.len) {
+        ssize_t n = send(a->w.fd, a->out.p + a->woff, a->out.len - a->woff, MSG_NOSIGNAL);
+        if (n > 0) {
+            if (a->phase == PH_CONNECT)
+                connected(a);
+            a->woff += (size_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (rl_ep_watch(a->m->ep, &a->w, EPOLLOUT | (a->phase == PH_CONNECT ? 0 : EPOLLIN)) < 0)
+                att_finish(a, HK_EV_NETWORK_ERROR);
+            return;
+        } else {
+            att_finish(a, io_event(a, errno));
+            return;
+        }
+    }
+    if (rl_ep_watch(a->m->ep, &a->w, EPOLLIN) < 0)
+        att_finish(a, HK_EV_NETWORK_ERROR);
+}
+
+/* One read (as libuv does: another only when the buffer filled). */
+static void att_read(rl_att *a)
+{
+    if (room(a) < 0) {
+        att_finish(a, HK_EV_NETWORK_ERROR);
         return;
-    if (n < 0) {
-        /* the peer going away during the handshake (closed or reset) is an unexpected closing;
-         * after it, a reset is a network error and a close one in Manticore only */
-        int ev = a->phase == PH_HELLO ? HK_EV_UNEXPECTED_CLOSE
-                 : n == UV_ECONNRESET ? HK_EV_NETWORK_ERROR
-                 : a->m->var->rechoose_on_retry ? HK_EV_UNEXPECTED_CLOSE : HK_EV_NETWORK_ERROR;
-        att_finish(a, ev);
+    }
+    ssize_t n = read(a->w.fd, a->buf + a->len, a->cap - a->len);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n <= 0) {
+        att_finish(a, io_event(a, n == 0 ? 0 : errno));
         return;
     }
     a->len += (size_t)n;
     consume(a);
 }
 
-static void on_written(uv_write_t *w, int status)
+static void on_io(rl_epw *w, uint32_t ev)
 {
     rl_att *a = w->data;
-    if (status < 0 && !a->finished)
-        att_finish(a, a->phase == PH_HELLO ? HK_EV_UNEXPECTED_CLOSE : HK_EV_NETWORK_ERROR);
-}
-
-static void on_connect(uv_connect_t *req, int status)
-{
-    rl_att *a = req->data;
     if (a->finished)
         return;
-    if (status < 0) {
-        att_finish(a, HK_EV_CONNECT_FAILURE);
-        return;
+    if ((ev & EPOLLOUT) && a->woff < a->out.len) {
+        att_send(a);
+        if (a->finished || !(ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) || a->phase == PH_CONNECT)
+            return;
     }
-    a->phase = PH_HELLO;
-    if (!a->m->var->hello_in_connect) { /* Manticore pipelines: the query timeout starts now */
-        a->connect_us = rl_now_us() - a->t_start;
-        uv_timer_start(&a->timer, on_att_timer, (uint64_t)(a->qtimeout_us / 1000), 0);
-    }
-    uv_read_start((uv_stream_t *)&a->tcp, on_alloc, on_read);
-    uv_buf_t b = uv_buf_init((char *)a->out.p, (unsigned)a->out.len);
-    a->wreq.data = a;
-    if (uv_write(&a->wreq, (uv_stream_t *)&a->tcp, &b, 1, on_written) < 0)
-        att_finish(a, HK_EV_NETWORK_ERROR);
+    if (ev & (EPOLLIN | EPOLLERR | EPOLLHUP))
+        att_read(a);
+}
+
+/* The attempt's request is in a->out: send it (from the loop when the connect failed). */
+static void att_go(rl_att *a)
+{
+    if (!a->sync_fail && !a->finished)
+        att_send(a);
 }
 
 static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
@@ -351,26 +397,31 @@ static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
         return NULL;
     a->m = m;
     a->host = host;
-    a->handles = 2;
+    a->handles = 1;
+    a->next = m->atts;
+    if (m->atts)
+        m->atts->prev = a;
+    m->atts = a;
     hk_frame_init(&a->fr, HK_PROTO_MAX_PACKET);
-    uv_tcp_init(m->loop, &a->tcp);
     uv_timer_init(m->loop, &a->timer);
-    a->tcp.data = a->timer.data = a->creq.data = a;
+    a->timer.data = a;
+    a->w.data = a;
+    a->w.cb = on_io;
     a->t_start = rl_now_us();
     a->reported_us = -1;
     a->connect_us = -1;
     hk_put_u32(&a->out, HK_PROTO_HELLO);
     uv_timer_start(&a->timer, on_att_timer, (uint64_t)(ctimeout_us / 1000), 0);
-    int rc = uv_tcp_connect(&a->creq, &a->tcp, (const struct sockaddr *)&m->c.addr[host],
-                            on_connect);
-    if (rc < 0) { /* report from the loop, not inline */
-        a->sync_fail = 1;
+    const struct sockaddr_in *to = &m->c.addr[host];
+    a->w.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (a->w.fd < 0 || (connect(a->w.fd, (const struct sockaddr *)to, sizeof *to) < 0 &&
+                        errno != EINPROGRESS)) {
+        a->sync_fail = 1;        /* reported from the loop, not inline */
         uv_timer_start(&a->timer, on_att_timer, 0, 0);
     }
     return a;
 }
 
-/* The first attempt on host h after one of the live scenario's faults on it ended. */
 static void note_readmit(rl_master *m, int h, int64_t now)
 {
     const hk_scn *s = m->c.scn;
@@ -410,6 +461,7 @@ static void attempt(rl_master *m, rl_q *q, int k, int choose)
     a->qtimeout_us = t->query_timeout_us;
     q->holds++;
     hk_search_req_build(&a->out, q->query, lc->a.m[ls->mirror].indexes, 20);
+    att_go(a);
 }
 
 int rl_master_submit(rl_master *m, uint64_t id, int table, const char *query, int64_t t_sched)
@@ -461,6 +513,7 @@ static void on_ping_timer(uv_timer_t *t)
     a->qtimeout_us = iv;
     p->busy = 1;
     hk_ping_build(&a->out, (uint32_t)now);
+    att_go(a);
 }
 
 /* ---- periods ---------------------------------------------------------- */
@@ -648,6 +701,11 @@ rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int
         return NULL;
     }
     gsl_rng_set(m->rng, (unsigned long)c->seed);
+    if (!(m->ep = rl_ep_new(loop))) {
+        snprintf(msg, (size_t)n, "cannot make an epoll set: %s", strerror(errno));
+        rl_master_free(m);
+        return NULL;
+    }
     m->t0_us = m->period_start_us = rl_now_us();
     if (alloc_lines(m) < 0) {
         snprintf(msg, (size_t)n, "out of memory");
@@ -678,20 +736,11 @@ void rl_master_stop(rl_master *m)
 }
 
 /* Used by a Ctrl-C: abort every attempt in flight. */
-static void abort_walk(uv_handle_t *h, void *arg)
-{
-    rl_master *m = arg;
-    if (h->type == UV_TCP && !uv_is_closing(h)) {
-        rl_att *a = h->data;
-        if (a && a->m == m && (uv_handle_t *)&a->tcp == h)
-            att_finish(a, -1);
-    }
-}
-
 void rl_master_abort(rl_master *m)
 {
     rl_master_stop(m);
-    uv_walk(m->loop, abort_walk, m);
+    while (m->atts)              /* each finish unlinks it */
+        att_finish(m->atts, -1);
 }
 
 int rl_master_finish(rl_master *m, const char *dir, hk_err *err)
@@ -767,6 +816,10 @@ void rl_master_free(rl_master *m)
     hk_dash_array_free(m->dash);
     if (m->rng)
         gsl_rng_free(m->rng);
+    if (m->ep) {                 /* the poll handle closes on the loop: let it */
+        rl_ep_free(m->ep);
+        uv_run(m->loop, UV_RUN_NOWAIT);
+    }
     free(m);
 }
 

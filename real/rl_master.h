@@ -73,6 +73,8 @@ struct rl_master {
     hk_tl tl;                    /* the fine timeline every analysis reads */
     int64_t *first_after;        /* per fault: first attempt after its end, µs since t0; -1 */
     int64_t end_us;              /* when the run stopped sending */
+    struct rl_ep *ep;            /* the attempts' sockets (rl_ep) */
+    struct rl_att *atts;         /* the attempts in flight */
 };
 
 rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int n);
