@@ -52,6 +52,7 @@ typedef struct rl_livesd {
     int compare, quiet, force, strategy, variant, base_port;
     int64_t duration_us;
     uint64_t seed;
+    const char *metrics;         /* IP:PORT serving the drive's /metrics, or NULL */
 } rl_livesd;
 
 /* The run, its folder owned from start to end: 0, or an exit code after saying why. */

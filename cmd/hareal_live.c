@@ -257,12 +257,12 @@ static int no_trace(const char *scn)
  * variant compared with it by default its own (sphinx2 for 2.2, manticore). */
 static int probe_master(lopts *o, rl_searchd *sd)
 {
-    static const char *const no[] = {"--trace", "--metrics", "--fail-on", "--plot"};
-    const void *given[] = {o->c.trace, o->c.metrics, o->c.fail_on, o->c.plot ? "" : NULL};
-    for (int i = 0; i < 4; i++)
+    static const char *const no[] = {"--trace", "--fail-on", "--plot"};
+    const void *given[] = {o->c.trace, o->c.fail_on, o->c.plot ? "" : NULL};
+    for (int i = 0; i < 3; i++)
         if (given[i]) {
-            fprintf(stderr, "%s: %s is not for --master searchd (its findings, plots and "
-                    "/metrics are hakarma's master's; compare with --compare-sim)\n", WHO, no[i]);
+            fprintf(stderr, "%s: %s is not for --master searchd (its findings and plots are "
+                    "hakarma's master's; compare with --compare-sim)\n", WHO, no[i]);
             return HK_EXIT_USAGE;
         }
     memset(sd, 0, sizeof *sd);
@@ -325,7 +325,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     } else if (o.master) {
         rl_livesd ls = {o.scenario, lv.cl.scn, lv.cl.self, o.c.out, lv.L.text, &sd, o.compare,
                         o.c.quiet, o.c.force, o.c.strategy, variant, (int)o.base_port,
-                        o.duration_us, seed};
+                        o.duration_us, seed, o.c.metrics};
         rc = s->wl.arr.kind == HK_ARR_TRACE && !s->wl.clients ? no_trace(o.scenario) :
              rl_live_searchd(&lv.cl, s, &ls);
     } else {

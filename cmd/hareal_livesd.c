@@ -15,7 +15,9 @@
 #include "hk_report.h"
 #include "hk_strat.h"
 #include "hk_variant.h"
+#include "rl_addr.h"
 #include "rl_compare.h"
+#include "rl_http.h"
 #include "rl_master.h"
 #include "rl_report.h"
 #include "rl_sdsum.h"
@@ -32,6 +34,8 @@ typedef struct sdrun {
     rl_sqldrive d;
     int *port;                   /* per host */
     char mirrors[1100];
+    rl_http http;                /* --metrics */
+    int serving;
 } sdrun;
 
 static void on_end(void *user)
@@ -39,6 +43,38 @@ static void on_end(void *user)
     sdrun *r = user;
     rl_cluster_stop(r->cl);
     rl_searchd_stop(&r->sd);
+    if (r->serving)
+        rl_http_stop(&r->http);
+    r->serving = 0;
+}
+
+static int metrics_page(void *user, const rl_http_req *rq, hk_buf *body, const char **ctype)
+{
+    if (strcmp(rq->path, "/metrics"))
+        return 404;
+    if (!rl_http_reading(rq))
+        return 405;
+    rl_sqldrive_metrics(user, body);
+    *ctype = RL_PROM_CTYPE;
+    return 200;
+}
+
+/* /metrics on --metrics while the run lasts: 0, or -1 after saying why. */
+static int serve_metrics(sdrun *r)
+{
+    char host[64], msg[300];
+    int port;
+    if (rl_addr_parse(r->o->metrics, host, sizeof host, &port) < 0) {
+        fprintf(stderr, "%s: --metrics %s: expected IP:PORT\n", WHO, r->o->metrics);
+        return -1;
+    }
+    if (rl_http_start(&r->http, r->cl->loop, host, port, metrics_page, &r->d, msg,
+                      sizeof msg) < 0) {
+        fprintf(stderr, "%s: %s\n", WHO, msg);
+        return -1;
+    }
+    r->serving = 1;
+    return 0;
 }
 
 /* The SphinxQL port: --base-port's next after the mirrors, or a free one. */
@@ -168,8 +204,11 @@ static int run(sdrun *r, int64_t dur, gsl_rng *rng, hk_out *qo)
     d->on_end = on_end;
     d->user = r;
     fputs("id,t_sched_s,t_sent_s,table,status,latency_ms,message\n", qo->f);
-    if (rl_cluster_faults(r->cl) < 0 || rl_sqldrive_start(d) < 0)
+    if ((o->metrics && serve_metrics(r) < 0) || rl_cluster_faults(r->cl) < 0 ||
+        rl_sqldrive_start(d) < 0) {
+        on_end(r);
         return HK_EXIT_RUN;
+    }
     uv_run(r->cl->loop, UV_RUN_DEFAULT);
     if (rl_searchd_verdict(&r->sd, r->sd.stop_sent) < 0)
         return HK_EXIT_RUN;

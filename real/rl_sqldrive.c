@@ -97,6 +97,10 @@ static void done(rl_sq *q)
              q->warnings ? RL_SQ_PARTIAL : RL_SQ_OK;
     if (st != RL_SQ_OK)
         blame(d, q->msg);
+    if (st == RL_SQ_OK || st == RL_SQ_PARTIAL)
+        rl_prom_observe(&d->latency, (double)(q->t_done_us - q->t_sent_us) / 1e6);
+    if (q->client < 0 && q->t_sent_us >= q->t_sched_us)
+        rl_prom_observe(&d->lag, (double)(q->t_sent_us - q->t_sched_us) / 1e6);
     if ((st == RL_SQ_FAILED || st == RL_SQ_NO_ANSWER) && !d->first_error[0])
         snprintf(d->first_error, sizeof d->first_error, "%.255s", q->msg);
     row(d, q, st);

@@ -11,6 +11,7 @@
 #include <uv.h>
 #include <gsl/gsl_rng.h>
 #include "hk_scn.h"
+#include "rl_prom.h"
 #include "rl_sql.h"
 
 #define RL_SQD_CONN_MAX 1024     /* queries in flight at most; past it a query is not sent */
@@ -50,6 +51,7 @@ typedef struct rl_sqldrive {
     uint64_t count[RL_SQ_N];
     uint64_t *fail_query, *fail_connect;   /* per host, named by searchd's messages */
     uint64_t snaps;
+    rl_prom_hist latency, lag;   /* answered queries; an open loop's lateness, seconds */
     int stopping, interrupted, final_asked, finished, handles_on, snap_busy;
     char first_error[260];       /* searchd's first ERR or transport failure, verbatim */
 } rl_sqldrive;
@@ -60,5 +62,7 @@ int rl_sqldrive_start(rl_sqldrive *d);
 void rl_sqldrive_stop(rl_sqldrive *d, int sig);
 void rl_sqldrive_free(rl_sqldrive *d);
 const char *rl_sq_status_name(int st);
+/* Its metrics in the Prometheus text format (hakarma_searchd_*), into b (rl_sqldrive_prom.c). */
+void rl_sqldrive_metrics(const rl_sqldrive *d, hk_buf *b);
 
 #endif

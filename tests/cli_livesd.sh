@@ -2,7 +2,8 @@
 # hareal live --master searchd: a real Sphinx 2.2.11 searchd (Debian sphinxsearch) as the master
 # of scenarios/live-demo.scn's three hareal mirrors, box3 stalled 8-16 s and box2 down 18-24 s:
 #  1. its shares and failures beside hasim's (--compare-sim): every mirror within 5 points, the
-#     failures on the faulted mirrors only, inside their windows;
+#     failures on the faulted mirrors only, inside their windows; its /metrics mid-run valid
+#     for promtool, with what the Grafana dashboard's searchd panels read;
 #  2. its SHOW AGENT STATUS saved every karma period; hasim init reads them back and finds both
 #     faults, each within one karma period of where the scenario put it;
 #  3. searchd stopped by its PID at the end, on SIGTERM (every query has its row), and even
@@ -16,9 +17,9 @@
 set -u
 B=$1; S=$2
 for bin in hareal hasim; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
-if ! command -v searchd > /dev/null; then
-  if [ "${CI:-}" = true ]; then echo "cli_livesd: searchd missing: 0 passed, 1 failed"; exit 1; fi
-  echo "cli_livesd: searchd not installed (.ci/setup installs it): skipped"; exit 77
+if ! command -v searchd > /dev/null || ! command -v mysql > /dev/null || ! command -v curl > /dev/null; then
+  if [ "${CI:-}" = true ]; then echo "cli_livesd: searchd, mysql or curl missing: 0 passed, 1 failed"; exit 1; fi
+  echo "cli_livesd: searchd/mysql/curl not installed (.ci/setup installs them): skipped"; exit 77
 fi
 T=$(mktemp -d)
 PIDS=()
@@ -33,7 +34,10 @@ col() { awk -F, -v m="$2" -v c="$3" '$3 == m { print $c }' "$1"; }
 within() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; exit !(a != "" && b != "" && x <= d && x >= -d) }'; }
 
 # 1. the run, and hasim beside it
-timeout 120 "$H" live "$T/demo.scn" --master searchd --base-port $P --compare-sim --out "$T/r" > "$T/r.out" 2> "$T/r.err"; rc=$?
+timeout 120 "$H" live "$T/demo.scn" --master searchd --base-port $P --compare-sim --metrics 127.0.0.1:$((P+4)) --out "$T/r" > "$T/r.out" 2> "$T/r.err" & R=$!; PIDS+=($R)
+sleep 12  # past box3's stall (8 s): its failures are counted by now
+curl -sf "http://127.0.0.1:$((P+4))/metrics" > "$T/m.txt"; crc=$?
+wait $R; rc=$?
 check "live --master searchd exits 0" '[ $rc -eq 0 ] || { cat "$T/r.err"; false; }'
 check "searchd named, on the port after the mirrors" 'grep -q "searchd (Sphinx 2.2.11[^)]*)) is the master, SphinxQL on 127.0.0.1:$((P+3))" "$T/r.err"'
 check "its config: the scenario's table, agents at the mirrors' pinned ports, its settings" 'grep -q "agent = 127.0.0.1:$P:shard1|127.0.0.1:$((P+1)):shard1|127.0.0.1:$((P+2)):shard1" "$T/r/searchd/searchd.conf" && grep -q "ha_strategy = nodeads" "$T/r/searchd/searchd.conf" && grep -q "ha_ping_interval = 500" "$T/r/searchd/searchd.conf" && grep -q "agent_query_timeout = 500" "$T/r/searchd/searchd.conf"'
@@ -51,6 +55,16 @@ check "searchd blamed box3 and box2 by name" 'grep -q "^searchd blamed box3:9312
 # failures only inside the fault windows (a query sent before the end, answered by its timeout)
 check "failures only while box3 stalls (8-16 s) or box2 is down (18-24 s)" 'awk -F, "NR > 1 && \$5 != \"ok\" { t = \$3; if (!((t >= 7.9 && t < 16.6) || (t >= 17.9 && t < 24.6))) bad++ } END { exit bad > 0 }" "$T/r/queries.csv"'
 check "the failures carry searchd's own words" 'grep -q ",failed,[0-9.]*,index dist: agent 127.0.0.1:$((P+2)): connect() timed out" "$T/r/queries.csv"'
+
+check "/metrics while it runs: searchd's outcomes and the blamed agent" '[ $crc -eq 0 ] && grep -q "^hakarma_searchd_queries_total{outcome=\"ok\"} [1-9]" "$T/m.txt" && grep -q "^hakarma_searchd_agent_failures_total{mirror=\"box3:9312\",phase=\"connect\"} [1-9]" "$T/m.txt"'
+if command -v promtool > /dev/null || [ "${CI:-}" = true ]; then
+  promtool check metrics < "$T/m.txt" > "$T/lint.txt" 2>&1; prc=$?
+  check "/metrics passes promtool check metrics" '[ $prc -eq 0 ] && [ ! -s "$T/lint.txt" ] || { cat "$T/lint.txt"; false; }'
+fi
+
+dash=$(grep -o "hakarma_searchd_[a-z_]*" "$S/plots/grafana/hakarma-rehearsal.json" | sort -u)
+unserved=$(for n in $dash; do grep -q "^$n" "$T/m.txt" || echo "$n"; done)
+check "the Grafana dashboard's searchd panels read metrics served here ($(echo $dash | wc -w) names; unserved: ${unserved:-none})" '[ -n "$dash" ] && [ -z "$unserved" ]'
 
 # 2. the snapshots, read back by hasim init
 ns=$(ls "$T/r/status" | grep -c "^status\.[0-9]*\.[0-9]*\.tsv$")
