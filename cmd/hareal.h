@@ -53,6 +53,7 @@ typedef struct rl_livesd {
     int64_t duration_us;
     uint64_t seed;
     const char *metrics;         /* IP:PORT serving the drive's /metrics, or NULL */
+    hk_trace *trace;             /* the workload, or NULL: the scenario's arrivals or clients */
 } rl_livesd;
 
 /* The run, its folder owned from start to end: 0, or an exit code after saying why. */

@@ -246,20 +246,31 @@ static int agents_map(const char *spec, const hk_cluster *cl, const char **up, c
     return s ? 0 : HK_EXIT_RUN;
 }
 
-static int no_trace(const char *scn)
+/* The searchd-mastered run, with the scenario's trace (or --trace) opened for it. */
+static int live_searchd(live *lv, const lopts *o, const hk_scn *s, rl_livesd *ls)
 {
-    fprintf(stderr, "%s: %s: --master searchd sends the scenario's arrivals or clients; a "
-            "trace(...) workload is replayed by hareal replay or hakarma's own master\n", WHO, scn);
-    return HK_EXIT_USAGE;
+    hk_err e;
+    hk_trace tr;
+    memset(&tr, 0, sizeof tr);
+    int have = scenario_trace(s, o, &tr, &e);
+    if (have < 0) {
+        hk_print_err(WHO, &e);
+        return HK_EXIT_INPUT;
+    }
+    ls->trace = have ? &tr : NULL;
+    int rc = rl_live_searchd(&lv->cl, s, ls);
+    if (have)
+        hk_trace_close(&tr);
+    return rc;
 }
 
 /* --master searchd[=PATH]: which searchd it is, the options it cannot take refused, and the
  * variant compared with it by default its own (sphinx2 for 2.2, manticore). */
 static int probe_master(lopts *o, rl_searchd *sd)
 {
-    static const char *const no[] = {"--trace", "--fail-on", "--plot"};
-    const void *given[] = {o->c.trace, o->c.fail_on, o->c.plot ? "" : NULL};
-    for (int i = 0; i < 3; i++)
+    static const char *const no[] = {"--fail-on", "--plot"};
+    const void *given[] = {o->c.fail_on, o->c.plot ? "" : NULL};
+    for (int i = 0; i < 2; i++)
         if (given[i]) {
             fprintf(stderr, "%s: %s is not for --master searchd (its findings and plots are "
                     "hakarma's master's; compare with --compare-sim)\n", WHO, no[i]);
@@ -325,9 +336,8 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     } else if (o.master) {
         rl_livesd ls = {o.scenario, lv.cl.scn, lv.cl.self, o.c.out, lv.L.text, &sd, o.compare,
                         o.c.quiet, o.c.force, o.c.strategy, variant, (int)o.base_port,
-                        o.duration_us, seed, o.c.metrics};
-        rc = s->wl.arr.kind == HK_ARR_TRACE && !s->wl.clients ? no_trace(o.scenario) :
-             rl_live_searchd(&lv.cl, s, &ls);
+                        o.duration_us, seed, o.c.metrics, NULL};
+        rc = live_searchd(&lv, &o, s, &ls);
     } else {
         rc = run_live(&lv, &o, s, variant, seed);
     }

@@ -117,8 +117,9 @@ static void say(FILE *f, const sdrun *r)
     fprintf(f, "%s: master %s (pid %d), variant compared: %s\n", WHO, r->sd.banner, r->sd.pid,
             hk_variant_get((hk_variant_id)r->o->variant)->name);
     fprintf(f, "queries: %" PRIu64 " sent: ok %" PRIu64 ", partial %" PRIu64 ", failed %" PRIu64
-            ", no answer %" PRIu64 "; %" PRIu64 " not sent\n", all, c[RL_SQ_OK],
-            c[RL_SQ_PARTIAL], c[RL_SQ_FAILED], c[RL_SQ_NO_ANSWER], c[RL_SQ_NOT_SENT]);
+            ", no answer %" PRIu64 "; %" PRIu64 " not sent, %" PRIu64 " for tables the config "
+            "does not have\n", all, c[RL_SQ_OK], c[RL_SQ_PARTIAL], c[RL_SQ_FAILED],
+            c[RL_SQ_NO_ANSWER], c[RL_SQ_NOT_SENT], c[RL_SQ_UNKNOWN_TABLE]);
     if (d->first_error[0])
         fprintf(f, "searchd's first error: %s\n", d->first_error);
     int any = 0;
@@ -198,6 +199,7 @@ static int run(sdrun *r, int64_t dur, gsl_rng *rng, hk_out *qo)
     d->ql.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     d->host_port = r->port;
     d->rng = rng;
+    d->trace = o->trace;
     d->duration_us = dur;
     d->dir = o->out;
     d->queries = qo->f;
@@ -212,6 +214,10 @@ static int run(sdrun *r, int64_t dur, gsl_rng *rng, hk_out *qo)
     uv_run(r->cl->loop, UV_RUN_DEFAULT);
     if (rl_searchd_verdict(&r->sd, r->sd.stop_sent) < 0)
         return HK_EXIT_RUN;
+    if (d->failed) {             /* a malformed trace: the run is not the trace's */
+        hk_print_err(WHO, &d->err);
+        return HK_EXIT_INPUT;
+    }
     if (hk_out_commit(qo, &e) < 0) {
         hk_print_err(WHO, &e);
         return HK_EXIT_RUN;

@@ -16,6 +16,7 @@ struct rl_sq {
     rl_sq *prev, *next;          /* in d->flight */
     uint64_t id;
     int table, client, stage;    /* client: -1 open loop; stage 1: reading its warnings */
+    const char *tname;           /* the table's name (a trace's may be no table here) */
     int64_t t_sched_us, t_sent_us, t_done_us;
     rl_sql_status st;
     int warnings;
@@ -23,7 +24,7 @@ struct rl_sq {
 };
 
 static const char *const status_names[RL_SQ_N] = {"ok", "partial", "failed", "no_answer",
-                                                  "not_sent"};
+                                                  "not_sent", "unknown_table"};
 
 const char *rl_sq_status_name(int st) { return st >= 0 && st < RL_SQ_N ? status_names[st] : "?"; }
 
@@ -65,12 +66,12 @@ static void row(rl_sqldrive *d, const rl_sq *q, int st)
     snprintf(f[0], sizeof f[0], "%" PRIu64, q->id);
     snprintf(f[1], sizeof f[1], "%.6f", (double)q->t_sched_us / 1e6);
     snprintf(f[2], sizeof f[2], "%.6f", (double)q->t_sent_us / 1e6);
-    snprintf(f[3], sizeof f[3], "%.3f", st == RL_SQ_NOT_SENT ? 0.0 :
+    snprintf(f[3], sizeof f[3], "%.3f", st >= RL_SQ_NOT_SENT ? 0.0 :
              (double)(q->t_done_us - q->t_sent_us) / 1e3);
     hk_csv_str(d->queries, f[0], 1);
     hk_csv_str(d->queries, f[1], 0);
     hk_csv_str(d->queries, f[2], 0);
-    hk_csv_str(d->queries, d->s->cl->tables[q->table].name, 0);
+    hk_csv_str(d->queries, q->tname, 0);
     hk_csv_str(d->queries, status_names[st], 0);
     hk_csv_str(d->queries, f[3], 0);
     hk_csv_str(d->queries, q->msg, 0);
@@ -172,25 +173,55 @@ static int pick_table(const rl_sqldrive *d, uint64_t id)
     return 0;
 }
 
-static void send_one(rl_sqldrive *d, int64_t sched_us, int client)
+/* The statement for a query's full-text part: MATCH('...') with ' and \\ escaped as
+ * SphinxQL reads them; an empty part selects without MATCH. The caller frees it. */
+static char *statement(const char *table, const char *text)
+{
+    size_t n = strlen(text), k = 0;
+    char *sql = malloc(2 * n + strlen(table) + 64);
+    if (!sql)
+        return NULL;
+    k = (size_t)sprintf(sql, "SELECT * FROM %s", table);
+    if (!n)
+        return sql;
+    k += (size_t)sprintf(sql + k, " WHERE MATCH('");
+    for (const char *p = text; *p; p++) {
+        if (*p == '\'' || *p == '\\')
+            sql[k++] = '\\';
+        sql[k++] = *p;
+    }
+    memcpy(sql + k, "')", 3);
+    return sql;
+}
+
+/* A query of table (-1: tname is no table of the scenario's) due at sched_us. */
+static void send_one(rl_sqldrive *d, int64_t sched_us, int client, int table, const char *tname,
+                     const char *text)
 {
     rl_sq *q = calloc(1, sizeof *q);
     if (!q)
         return;
     q->d = d;
     q->id = d->ids++;
-    q->table = pick_table(d, q->id);
+    q->table = table;
+    q->tname = tname;
     q->client = client;
     q->t_sched_us = sched_us;
     q->t_sent_us = rl_now_us() - d->t0_us;
+    if (table < 0 || d->stopping) {
+        snprintf(q->msg, sizeof q->msg, "%s", table < 0 ? "a table the scenario's config "
+                 "does not have" : "the run was stopped before it was due");
+        row(d, q, table < 0 ? RL_SQ_UNKNOWN_TABLE : RL_SQ_NOT_SENT);
+        free(q);
+        return;
+    }
     rl_sql *c = d->nidle ? d->idle[--d->nidle] : NULL;
     if (!c && d->nconn < RL_SQD_CONN_MAX && (c = rl_sql_new(d->loop, &d->ql)) != NULL)
         d->nconn++;
-    char sql[320];
-    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE MATCH('hakarma %" PRIu64 "')",
-             d->s->cl->tables[q->table].name, q->id);
+    char *sql = statement(tname, text);
     q->conn = c;
-    if (c && rl_sql_query(c, sql, 0, on_answer, q) == 0) {
+    if (c && sql && rl_sql_query(c, sql, 0, on_answer, q) == 0) {
+        free(sql);
         q->next = d->flight;
         if (d->flight)
             d->flight->prev = q;
@@ -198,6 +229,7 @@ static void send_one(rl_sqldrive *d, int64_t sched_us, int client)
         d->inflight++;
         return;
     }
+    free(sql);
     snprintf(q->msg, sizeof q->msg, "%d queries in flight already", RL_SQD_CONN_MAX);
     row(d, q, RL_SQ_NOT_SENT);
     if (c)
@@ -207,6 +239,15 @@ static void send_one(rl_sqldrive *d, int64_t sched_us, int client)
         client_next(d, client);
 }
 
+/* A generated query (arrivals, clients): "hakarma N" on the table in turn. */
+static void send_generated(rl_sqldrive *d, int64_t sched_us, int client)
+{
+    char text[48];
+    int t = pick_table(d, d->ids);
+    snprintf(text, sizeof text, "hakarma %" PRIu64, d->ids);
+    send_one(d, sched_us, client, t, d->s->cl->tables[t].name, text);
+}
+
 /* ---- sources ---------------------------------------------------------- */
 
 static void send_cb(uv_timer_t *t)
@@ -214,7 +255,7 @@ static void send_cb(uv_timer_t *t)
     rl_sqldrive *d = t->data;
     int64_t now = rl_now_us() - d->t0_us;
     while (!d->stopping && d->next_us <= now) {
-        send_one(d, d->next_us, -1);
+        send_generated(d, d->next_us, -1);
         int table;
         d->next_us = hk_arrivals_next((hk_arrivals *)&d->s->wl.arr, d->next_us, d->rng, &table);
         if (d->next_us < 0 || d->next_us >= d->duration_us)
@@ -222,6 +263,64 @@ static void send_cb(uv_timer_t *t)
     }
     if (!d->stopping)
         uv_timer_start(&d->send_t, send_cb, (uint64_t)((d->next_us - now) / 1000), 0);
+}
+
+/* The trace's next query into d->rec: 1, 0 at its end, -1 malformed (d->err). */
+static int next_rec(rl_sqldrive *d)
+{
+    if (d->have_rec)
+        return 1;
+    int rc = hk_trace_next(d->trace, &d->rec, &d->err);
+    if (rc < 0)
+        d->failed = 1;
+    if (rc == 1 && !d->have_t0) {
+        d->trace_t0 = d->rec.t_us;
+        d->have_t0 = 1;
+    }
+    d->have_rec = rc == 1;
+    return rc;
+}
+
+static int table_index(const rl_sqldrive *d, const char *name)
+{
+    for (int i = 0; i < d->s->wl.ntmap; i++)
+        if (!strcmp(d->s->wl.tmap[i][0], name))
+            name = d->s->wl.tmap[i][1];
+    const hk_table *t = hk_cluster_find_table(d->s->cl, name);
+    return t && t->nlines ? (int)(t - d->s->cl->tables) : -1;
+}
+
+static void send_rec(rl_sqldrive *d, int64_t due)
+{
+    int t = table_index(d, d->rec.table);
+    send_one(d, due, -1, t, t >= 0 ? d->s->cl->tables[t].name : d->rec.table, d->rec.query);
+    d->have_rec = 0;
+}
+
+/* The trace at its own timing: each query when its offset from the first is due. */
+static void trace_cb(uv_timer_t *t)
+{
+    rl_sqldrive *d = t->data;
+    int64_t now = rl_now_us() - d->t0_us;
+    while (!d->stopping && next_rec(d) == 1) {
+        int64_t due = d->rec.t_us - d->trace_t0;
+        if (due >= d->duration_us)
+            break;
+        if (due > now) {
+            uv_timer_start(&d->send_t, trace_cb, (uint64_t)((due - now) / 1000), 0);
+            return;
+        }
+        send_rec(d, due);
+    }
+    rl_sqldrive_stop(d, 0);
+}
+
+/* After a signal: the rest of the trace (within the run's length) gets not_sent rows. */
+static void rest_not_sent(rl_sqldrive *d)
+{
+    while (d->trace && !d->failed && next_rec(d) == 1 &&
+           d->rec.t_us - d->trace_t0 < d->duration_us)
+        send_rec(d, d->rec.t_us - d->trace_t0);
 }
 
 static void think_cb(uv_timer_t *t)
@@ -233,7 +332,7 @@ static void think_cb(uv_timer_t *t)
         return;
     }
     c->busy = 1;
-    send_one(d, rl_now_us() - d->t0_us, (int)(c - d->clients));
+    send_generated(d, rl_now_us() - d->t0_us, (int)(c - d->clients));
 }
 
 static void client_next(rl_sqldrive *d, int client)
@@ -323,6 +422,8 @@ static void try_end(rl_sqldrive *d)
         if (d->snap_busy)
             return;
     }
+    if (d->interrupted)
+        rest_not_sent(d);
     d->finished = 1;
     while (d->nidle)
         rl_sql_close(d->idle[--d->nidle]);
@@ -381,9 +482,11 @@ int rl_sqldrive_start(rl_sqldrive *d)
     d->t0_us = rl_now_us();
     uint64_t karma_ms = (uint64_t)d->s->cl->set.karma_s * 1000;
     uv_timer_start(&d->snap_t, snap_cb, karma_ms, karma_ms);
-    for (int i = 0; i < nc; i++)
+    for (int i = 0; i < nc && !d->trace; i++)
         uv_timer_start(&d->clients[i].think, think_cb, 0, 0);
-    if (!nc) {
+    if (d->trace) {
+        uv_timer_start(&d->send_t, trace_cb, 0, 0);
+    } else if (!nc) {
         int table;
         d->next_us = hk_arrivals_next((hk_arrivals *)&d->s->wl.arr, 0, d->rng, &table);
         uv_timer_start(&d->send_t, send_cb, (uint64_t)(d->next_us > 0 ? d->next_us / 1000 : 0), 0);

@@ -1,5 +1,7 @@
 /* rl_sqldrive: a scenario's workload sent to a real searchd through SphinxQL — open-loop
- * arrivals or closed-loop clients, one connection per query in flight (reused), the warnings
+ * arrivals, closed-loop clients or a trace at its own timing (each query's full-text part
+ * sent as MATCH('...'); after a signal the rest of the trace gets not_sent rows), one
+ * connection per query in flight (reused), the warnings
  * of a partial result read back with SHOW WARNINGS and the agent each names charged with the
  * failure; one queries.csv row per query; SHOW AGENT STATUS saved every karma period as
  * status/status.EPOCH.tsv (what `hasim init --status` reads) and once more at the end. */
@@ -11,12 +13,14 @@
 #include <uv.h>
 #include <gsl/gsl_rng.h>
 #include "hk_scn.h"
+#include "hk_trace.h"
 #include "rl_prom.h"
 #include "rl_sql.h"
 
 #define RL_SQD_CONN_MAX 1024     /* queries in flight at most; past it a query is not sent */
 
-enum { RL_SQ_OK, RL_SQ_PARTIAL, RL_SQ_FAILED, RL_SQ_NO_ANSWER, RL_SQ_NOT_SENT, RL_SQ_N };
+enum { RL_SQ_OK, RL_SQ_PARTIAL, RL_SQ_FAILED, RL_SQ_NO_ANSWER, RL_SQ_NOT_SENT,
+       RL_SQ_UNKNOWN_TABLE, RL_SQ_N };
 
 typedef struct rl_sq rl_sq;      /* a query in flight (rl_sqldrive.c) */
 
@@ -33,6 +37,7 @@ typedef struct rl_sqldrive {
     struct sockaddr_in ql;       /* searchd's SphinxQL listener */
     const int *host_port;        /* per host: its loopback port, to name a failing agent */
     gsl_rng *rng;
+    hk_trace *trace;             /* the workload, or NULL: the scenario's arrivals or clients */
     int64_t duration_us;
     const char *dir;             /* the run's folder: status/ and queries.csv's rows */
     FILE *queries;
@@ -54,6 +59,10 @@ typedef struct rl_sqldrive {
     rl_prom_hist latency, lag;   /* answered queries; an open loop's lateness, seconds */
     int stopping, interrupted, final_asked, finished, handles_on, snap_busy;
     char first_error[260];       /* searchd's first ERR or transport failure, verbatim */
+    hk_qrec rec;                 /* the trace's next query */
+    int have_rec, have_t0, failed;   /* failed: the trace is malformed (err) */
+    int64_t trace_t0;
+    hk_err err;
 } rl_sqldrive;
 
 /* Start sending: 0, or -1 (no memory). */
