@@ -15,9 +15,8 @@
 #include "hk_report.h"
 #include "hk_strat.h"
 #include "hk_variant.h"
-#include "rl_addr.h"
 #include "rl_compare.h"
-#include "rl_http.h"
+#include "rl_metrics.h"
 #include "rl_master.h"
 #include "rl_report.h"
 #include "rl_sdsum.h"
@@ -34,8 +33,7 @@ typedef struct sdrun {
     rl_sqldrive d;
     int *port;                   /* per host */
     char mirrors[1100];
-    rl_http http;                /* --metrics */
-    int serving;
+    rl_metrics metrics;          /* --metrics */
 } sdrun;
 
 static void on_end(void *user)
@@ -43,37 +41,20 @@ static void on_end(void *user)
     sdrun *r = user;
     rl_cluster_stop(r->cl);
     rl_searchd_stop(&r->sd);
-    if (r->serving)
-        rl_http_stop(&r->http);
-    r->serving = 0;
+    rl_metrics_stop(&r->metrics);
 }
 
-static int metrics_page(void *user, const rl_http_req *rq, hk_buf *body, const char **ctype)
-{
-    if (strcmp(rq->path, "/metrics"))
-        return 404;
-    if (!rl_http_reading(rq))
-        return 405;
-    rl_sqldrive_metrics(user, body);
-    *ctype = RL_PROM_CTYPE;
-    return 200;
-}
+static void drive_metrics(const void *d, hk_buf *b) { rl_sqldrive_metrics(d, b); }
 
 /* /metrics on --metrics while the run lasts: 0, or -1 after saying why. */
 static int serve_metrics(sdrun *r)
 {
-    char host[64], msg[300];
-    int port;
-    if (rl_addr_parse(r->o->metrics, host, sizeof host, &port) < 0) {
-        fprintf(stderr, "%s: --metrics %s: expected IP:PORT\n", WHO, r->o->metrics);
-        return -1;
-    }
-    if (rl_http_start(&r->http, r->cl->loop, host, port, metrics_page, &r->d, msg,
-                      sizeof msg) < 0) {
+    char msg[300];
+    if (rl_metrics_start(&r->metrics, r->cl->loop, r->o->metrics, drive_metrics, &r->d, msg,
+                         sizeof msg) < 0) {
         fprintf(stderr, "%s: %s\n", WHO, msg);
         return -1;
     }
-    r->serving = 1;
     return 0;
 }
 

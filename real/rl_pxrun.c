@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "hk_err.h"
 #include "rl_addr.h"
+#include "rl_metrics.h"
 #include "rl_pxapi.h"
 #include "rl_pxsched.h"
 
@@ -17,8 +18,9 @@ typedef struct pxrun {
     uv_loop_t *loop;
     rl_pxset set;
     rl_pxapi api;
-    rl_http http, mhttp;
-    int http_on, mhttp_on, sigs_on, sig;
+    rl_http http;
+    rl_metrics mhttp;            /* --metrics: /metrics only, on another address */
+    int http_on, sigs_on, sig;
     rl_pxsched sched;
     uv_signal_t s[3];
     uv_pipe_t in;                /* the parent's control lines (control) */
@@ -36,16 +38,10 @@ static void on_change(void *user, const char *what)
                 what);
 }
 
-static int metrics_only(void *user, const rl_http_req *rq, hk_buf *body, const char **ctype)
+static void set_metrics(const void *set, hk_buf *b)
 {
-    pxrun *r = user;
-    if (strcmp(rq->path, "/metrics"))
-        return 404;
-    if (!rl_http_reading(rq))
-        return 405;
-    rl_proxy_metrics(r->set.px, r->set.n, body);
-    *ctype = RL_PROM_CTYPE;
-    return 200;
+    const rl_pxset *x = set;
+    rl_proxy_metrics(x->px, x->n, b);
 }
 
 static int serve(pxrun *r, rl_http *h, const char *addr, rl_http_fn fn, void *user,
@@ -65,9 +61,8 @@ static void stop_all(pxrun *r)
     r->sigs_on = 0;
     if (r->http_on)
         rl_http_stop(&r->http);
-    if (r->mhttp_on)
-        rl_http_stop(&r->mhttp);
-    r->http_on = r->mhttp_on = 0;
+    rl_metrics_stop(&r->mhttp);
+    r->http_on = 0;
     if (r->in_on)
         uv_close((uv_handle_t *)&r->in, NULL);
     r->in_on = 0;
@@ -161,9 +156,9 @@ static int start(pxrun *r, char *msg, int n)
     if (serve(r, &r->http, c->api, rl_pxapi_page, &r->api, "--api", msg, n) < 0)
         return -1;
     r->http_on = 1;
-    if (c->metrics && serve(r, &r->mhttp, c->metrics, metrics_only, r, "--metrics", msg, n) < 0)
+    if (c->metrics && rl_metrics_start(&r->mhttp, r->loop, c->metrics, set_metrics, &r->set, msg,
+                                       n) < 0)
         return -1;
-    r->mhttp_on = !!c->metrics;
     if (c->control && watch_parent(r, msg, n) < 0)
         return -1;
     static const int which[3] = {SIGINT, SIGTERM, SIGHUP};

@@ -5,49 +5,30 @@
 #include <stdio.h>
 #include <string.h>
 #include "hk_exit.h"
-#include "rl_addr.h"
-#include "rl_http.h"
+#include "rl_metrics.h"
 
 typedef struct run {
     rl_master *m;
-    rl_http http;
-    int serving;
+    rl_metrics metrics;
 } run;
 
 static void on_end(rl_drive *d)
 {
     run *r = d->ctx;
     rl_master_stop(r->m);
-    if (r->serving)
-        rl_http_stop(&r->http);
-    r->serving = 0;
+    rl_metrics_stop(&r->metrics);
 }
 
-static int metrics_page(void *user, const rl_http_req *rq, hk_buf *body, const char **ctype)
-{
-    if (strcmp(rq->path, "/metrics"))
-        return 404;
-    if (!rl_http_reading(rq))
-        return 405;
-    rl_drive_metrics(user, body);
-    *ctype = RL_PROM_CTYPE;
-    return 200;
-}
+static void drive_metrics(const void *d, hk_buf *b) { rl_drive_metrics(d, b); }
 
 /* /metrics on d->metrics while the run lasts; -1 after saying why. */
 static int serve_metrics(run *r, rl_drive *d, uv_loop_t *loop)
 {
-    char host[64], msg[300];
-    int port;
-    if (rl_addr_parse(d->metrics, host, sizeof host, &port) < 0) {
-        fprintf(stderr, "hareal: --metrics %s: expected IP:PORT\n", d->metrics);
-        return -1;
-    }
-    if (rl_http_start(&r->http, loop, host, port, metrics_page, d, msg, sizeof msg) < 0) {
+    char msg[300];
+    if (rl_metrics_start(&r->metrics, loop, d->metrics, drive_metrics, d, msg, sizeof msg) < 0) {
         fprintf(stderr, "hareal: %s\n", msg);
         return -1;
     }
-    r->serving = 1;
     return 0;
 }
 

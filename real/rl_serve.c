@@ -6,34 +6,18 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "rl_addr.h"
-#include "rl_http.h"
+#include "rl_metrics.h"
 
 typedef struct sigs { uv_signal_t s[3]; rl_mirror *m; } sigs;
 
-static int metrics_page(void *user, const rl_http_req *rq, hk_buf *body, const char **ctype)
-{
-    if (strcmp(rq->path, "/metrics"))
-        return 404;
-    if (!rl_http_reading(rq))
-        return 405;
-    rl_mirror_metrics(user, body);
-    *ctype = RL_PROM_CTYPE;
-    return 200;
-}
+static void mirror_metrics(const void *m, hk_buf *b) { rl_mirror_metrics(m, b); }
 
-static void stop_http(void *user) { rl_http_stop(user); }
+static void stop_http(void *user) { rl_metrics_stop(user); }
 
 /* /metrics on addr, stopped with the mirror. */
-static int serve_metrics(rl_mirror *m, rl_http *h, const char *addr, char *msg, int n)
+static int serve_metrics(rl_mirror *m, rl_metrics *h, const char *addr, char *msg, int n)
 {
-    char host[64];
-    int port;
-    if (rl_addr_parse(addr, host, sizeof host, &port) < 0) {
-        snprintf(msg, (size_t)n, "--metrics %s: expected IP:PORT", addr);
-        return -1;
-    }
-    if (rl_http_start(h, m->loop, host, port, metrics_page, m, msg, n) < 0)
+    if (rl_metrics_start(h, m->loop, addr, mirror_metrics, m, msg, n) < 0)
         return -1;
     m->on_stop = stop_http;
     m->on_stop_user = h;
@@ -76,7 +60,7 @@ int rl_serve(const rl_mirror_cfg *c, const rl_serve_cfg *s, char *msg, int n)
 {
     uv_loop_t *loop = uv_default_loop();
     rl_mirror m;
-    rl_http http;
+    rl_metrics http = {0};
     memset(&m, 0, sizeof m);
     int rc = rl_mirror_start(&m, loop, c, msg, n);
     if (rc == 0 && s->metrics && (rc = serve_metrics(&m, &http, s->metrics, msg, n)) < 0)

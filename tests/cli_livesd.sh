@@ -25,8 +25,7 @@ T=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+. "$S/tests/lib.sh"
 H="$B/hareal"
 P=$(( 17000 + ($$ % 95) * 10 ))  # 17000-17950: below the ephemeral range, apart from other tests
 cp "$S/scenarios/live-demo.scn" "$T/demo.scn"  # its own path: the pgreps below are this run's
