@@ -5,7 +5,7 @@ set -u
 B=$1; SECS=${2:-30}; D=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$D/crashes"
 fail=0; pass=0
-for h in conf agent dist qlog csv proto_mirror proto_master frame status; do
+for h in conf agent dist qlog csv proto_mirror proto_master frame status sqlp; do
   work=$(mktemp -d); cp -r "$D/corpus/$h/." "$work/" 2>/dev/null
   if "$B/fuzz_$h" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$D/crashes/$h-" "$work" > "$work.log" 2>&1; then

@@ -1,15 +1,14 @@
-/* rl_sql: a SphinxQL connection on libuv (see rl_sql.h). Packets are a 3-byte length, a
- * sequence byte and the payload; a result set is a column count, the columns' definitions up
- * to an EOF packet, then the rows up to an EOF (its warning count) or an ERR. */
+/* rl_sql: a SphinxQL connection on libuv (see rl_sql.h): the greeting and login here, each
+ * answer read by hk_sqlp. */
 #include "rl_sql.h"
 
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { S_CONNECTING, S_GREETING, S_LOGIN, S_READY, S_BUSY, S_BROKEN };
-enum { P_FIRST, P_COLUMNS, P_ROWS };
 
 struct rl_sql {
     uv_tcp_t tcp;
@@ -23,10 +22,9 @@ struct rl_sql {
     int has_q, keep;
     rl_sql_cb cb;
     void *ctx;
-    unsigned long long ncols, rows;
-    int warnings;
-    hk_buf tsv;
-    char msg[512];
+    hk_sqlp ans;                 /* the statement's answer being read */
+    char peer[32];               /* searchd's address, for what is malformed */
+    char msg[600];
 };
 
 typedef struct wreq { uv_write_t req; size_t len; char data[]; } wreq;
@@ -65,7 +63,8 @@ static void finish(rl_sql *c, rl_sql_status st, const char *msg)
     c->has_q = 0;
     if (c->state == S_BUSY)
         c->state = S_READY;
-    rl_sql_res r = {st, c->warnings, c->rows, msg ? msg : "", c->tsv.s ? c->tsv.s : ""};
+    rl_sql_res r = {st, c->ans.warnings, c->ans.rows, msg ? msg : "",
+                    c->ans.tsv.s ? c->ans.tsv.s : ""};
     free(c->sql);
     c->sql = NULL;
     c->cb(c, c->ctx, &r);
@@ -96,86 +95,27 @@ static int send_query(rl_sql *c)
     int rc = send_packet(c, 0, p, n + 1);
     free(p);
     c->state = S_BUSY;
-    c->phase = P_FIRST;
-    c->rows = c->ncols = 0;
-    c->warnings = 0;
-    hk_buf_reset(&c->tsv);
+    hk_sqlp_begin(&c->ans, c->keep);
     return rc;
-}
-
-/* A length-encoded integer at *p (end e); -1 past the end. 0xfb (NULL) reads as 0. */
-static long long lenenc(const unsigned char **p, const unsigned char *e)
-{
-    if (*p >= e)
-        return -1;
-    unsigned b = *(*p)++;
-    int k = b < 0xfb ? 0 : b == 0xfb ? 0 : b == 0xfc ? 2 : b == 0xfd ? 3 : 8;
-    if (k == 0)
-        return b < 0xfb ? (long long)b : 0;
-    if (e - *p < k)
-        return -1;
-    unsigned long long v = 0;
-    for (int i = 0; i < k; i++)
-        v |= (unsigned long long)(*p)[i] << (8 * i);
-    *p += k;
-    return v > (unsigned long long)INT64_MAX ? -1 : (long long)v;
 }
 
 static void err_packet(rl_sql *c, const unsigned char *p, size_t n)
 {
-    size_t at = n > 3 && p[3] == '#' ? 9 : 3;     /* code, then '#' and the SQL state */
-    if (at > n)
-        at = n;
-    snprintf(c->msg, sizeof c->msg, "%.*s", (int)(n - at), (const char *)p + at);
-}
-
-/* A row's cells as tab-separated text. */
-static int keep_row(rl_sql *c, const unsigned char *p, size_t n)
-{
-    const unsigned char *e = p + n;
-    for (unsigned long long i = 0; i < c->ncols; i++) {
-        int null = p < e && *p == 0xfb;
-        long long len = lenenc(&p, e);
-        if (len < 0 || len > e - p)
-            return -1;
-        if (i)
-            hk_buf_put(&c->tsv, "\t", 1);
-        hk_buf_put(&c->tsv, null ? "NULL" : (const char *)p, null ? 4 : (size_t)len);
-        p += len;
-    }
-    hk_buf_put(&c->tsv, "\n", 1);
-    return c->tsv.oom || c->tsv.len > RL_SQL_REPLY_MAX ? -1 : 0;
+    hk_sqlp_err_text(p, n, c->msg, sizeof c->msg);
 }
 
 static void on_result(rl_sql *c, const unsigned char *p, size_t n)
 {
-    int eof = n > 0 && n < 9 && p[0] == 0xfe;
-    if (c->phase != P_COLUMNS && n > 0 && p[0] == 0xff) {
-        err_packet(c, p, n);
-        finish(c, RL_SQL_ERR, c->msg);
-    } else if (c->phase == P_FIRST) {
-        const unsigned char *q = p;
-        long long k = n ? lenenc(&q, p + n) : -1;
-        if (k == 0) {            /* OK: affected rows, insert id, status, warnings */
-            if (lenenc(&q, p + n) >= 0 && lenenc(&q, p + n) >= 0 && p + n - q >= 4)
-                c->warnings = q[2] | q[3] << 8;
-            finish(c, RL_SQL_OK, NULL);
-        } else if (k < 0) {
-            broken(c, "a malformed result set header");
-        } else {
-            c->ncols = (unsigned long long)k;
-            c->phase = P_COLUMNS;
-        }
-    } else if (c->phase == P_COLUMNS) {
-        if (eof)
-            c->phase = P_ROWS;
-    } else if (eof) {
-        c->warnings = n >= 3 ? p[1] | p[2] << 8 : 0;
+    int rc = hk_sqlp_packet(&c->ans, p, n);
+    if (rc == HK_SQLP_OK) {
         finish(c, RL_SQL_OK, NULL);
-    } else {
-        c->rows++;
-        if (c->keep && keep_row(c, p, n) < 0)
-            broken(c, "a malformed row, or rows over 64 MB");
+    } else if (rc == HK_SQLP_ERR) {
+        snprintf(c->msg, sizeof c->msg, "%s", c->ans.msg);
+        finish(c, RL_SQL_ERR, c->msg);
+    } else if (rc == HK_SQLP_BAD) {
+        char why[600];
+        snprintf(why, sizeof why, "searchd %s: a malformed answer: %s", c->peer, c->ans.msg);
+        broken(c, why);
     }
 }
 
@@ -185,7 +125,7 @@ static void on_greeting(rl_sql *c, const unsigned char *p, size_t n)
     if (n > 0 && p[0] == 0xff) {
         err_packet(c, p, n);
         char why[600];
-        snprintf(why, sizeof why, "searchd refused the connection: %s", c->msg);
+        snprintf(why, sizeof why, "searchd refused the connection: %.500s", c->msg);
         broken(c, why);
         return;
     }
@@ -211,7 +151,7 @@ static void on_packet(rl_sql *c, const unsigned char *p, size_t n)
         if (n > 0 && p[0] != 0) {
             err_packet(c, p, n);
             char why[600];
-            snprintf(why, sizeof why, "login refused: %s", c->msg);
+            snprintf(why, sizeof why, "login refused: %.500s", c->msg);
             broken(c, why);
             return;
         }
@@ -240,16 +180,22 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
         return;
     }
     hk_buf_put(&c->in, b->base, (size_t)n);
-    if (c->in.oom || c->in.len - c->off > RL_SQL_REPLY_MAX + 16) {
-        broken(c, "a reply over 64 MB");
+    if (c->in.oom) {
+        broken(c, "out of memory");
         return;
     }
-    while (!c->closing && c->state != S_BROKEN && c->in.len - c->off >= 4) {
+    while (!c->closing && c->state != S_BROKEN) {
         const unsigned char *p = (const unsigned char *)c->in.s + c->off;
-        size_t plen = p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16;
-        if (c->in.len - c->off < plen + 4)
+        size_t plen, used;
+        int k = hk_sqlp_split(p, c->in.len - c->off, &plen, &used);
+        if (k < 0) {
+            char why[120];
+            snprintf(why, sizeof why, "searchd %s: a packet over 64 MB", c->peer);
+            broken(c, why);
+        }
+        if (k <= 0)
             break;
-        c->off += plen + 4;
+        c->off += used;
         on_packet(c, p + 4, plen);
     }
     if (c->off == c->in.len) {   /* everything parsed: start the buffer over */
@@ -280,7 +226,8 @@ rl_sql *rl_sql_new(uv_loop_t *loop, const struct sockaddr_in *to)
     if (!c)
         return NULL;
     hk_buf_init(&c->in);
-    hk_buf_init(&c->tsv);
+    hk_buf_init(&c->ans.tsv);
+    snprintf(c->peer, sizeof c->peer, "%s:%d", inet_ntoa(to->sin_addr), ntohs(to->sin_port));
     uv_tcp_init(loop, &c->tcp);
     c->tcp.data = c;
     c->creq.data = c;
@@ -316,7 +263,7 @@ static void on_closed(uv_handle_t *h)
 {
     rl_sql *c = h->data;
     hk_buf_free(&c->in);
-    hk_buf_free(&c->tsv);
+    hk_sqlp_free(&c->ans);
     free(c->sql);
     free(c);
 }

@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <uv.h>
 #include "hk_buf.h"
-
-#define RL_SQL_REPLY_MAX (64u << 20)   /* a reply larger than this is a protocol error */
+#include "hk_sqlp.h"
 
 typedef enum rl_sql_status {
     RL_SQL_OK,                   /* OK or a whole result set */

@@ -1,0 +1,133 @@
+/* hk_sqlp: a SphinxQL answer read packet by packet (see hk_sqlp.h). */
+#include "hk_sqlp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { P_FIRST, P_COLUMNS, P_ROWS };
+
+int hk_sqlp_split(const uint8_t *buf, size_t len, size_t *n, size_t *used)
+{
+    if (len < 4)
+        return 0;
+    size_t k = buf[0] | (size_t)buf[1] << 8 | (size_t)buf[2] << 16;
+    if (k > HK_SQLP_MAX)
+        return -1;
+    if (len - 4 < k)
+        return 0;
+    *n = k;
+    *used = k + 4;
+    return 1;
+}
+
+void hk_sqlp_begin(hk_sqlp *p, int keep)
+{
+    p->phase = P_FIRST;
+    p->keep = keep;
+    p->ncols = p->rows = 0;
+    p->warnings = 0;
+    p->off = 0;
+    p->msg[0] = 0;
+    hk_buf_reset(&p->tsv);
+}
+
+void hk_sqlp_free(hk_sqlp *p) { hk_buf_free(&p->tsv); }
+
+/* A length-encoded integer at b[*i] (n bytes in all); -1 past the end. 0xfb (NULL) reads 0. */
+static long long lenenc(const uint8_t *b, size_t n, size_t *i)
+{
+    if (*i >= n)
+        return -1;
+    unsigned c = b[(*i)++];
+    int k = c < 0xfb ? 0 : c == 0xfb ? 0 : c == 0xfc ? 2 : c == 0xfd ? 3 : 8;
+    if (c == 0xff || n - *i < (size_t)k)
+        return -1;
+    unsigned long long v = k ? 0 : c < 0xfb ? c : 0;
+    for (int j = 0; j < k; j++)
+        v |= (unsigned long long)b[*i + (size_t)j] << (8 * j);
+    *i += (size_t)k;
+    return v > (unsigned long long)INT64_MAX ? -1 : (long long)v;
+}
+
+static int bad(hk_sqlp *p, size_t at, const char *what)
+{
+    snprintf(p->msg, sizeof p->msg, "byte %zu of the answer: expected %s", p->off + 4 + at,
+             what);
+    return HK_SQLP_BAD;
+}
+
+void hk_sqlp_err_text(const uint8_t *b, size_t n, char *out, size_t cap)
+{
+    size_t at = n > 3 && b[3] == '#' ? 9 : 3;  /* 0xff, the code, then '#' and the SQL state */
+    if (at > n)
+        at = n;
+    size_t len = n - at < cap - 1 ? n - at : cap - 1;
+    memcpy(out, b + at, len);
+    out[len] = 0;
+}
+
+static int row(hk_sqlp *p, const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    for (uint64_t c = 0; c < p->ncols; c++) {
+        size_t at = i;           /* the column's length: where a bad one is said to be */
+        int null = i < n && b[i] == 0xfb;
+        long long len = lenenc(b, n, &i);
+        if (len < 0 || (size_t)len > n - i)
+            return bad(p, at, "a column of the row within its packet");
+        if (p->keep) {
+            if (c)
+                hk_buf_put(&p->tsv, "\t", 1);
+            hk_buf_put(&p->tsv, null ? "NULL" : (const char *)b + i, null ? 4 : (size_t)len);
+        }
+        i += (size_t)len;
+    }
+    if (i != n)
+        return bad(p, i, "the row's end (more bytes than its columns)");
+    p->rows++;
+    if (p->keep)
+        hk_buf_put(&p->tsv, "\n", 1);
+    if (p->tsv.oom || p->tsv.len > HK_SQLP_MAX)
+        return bad(p, 0, "rows of at most 64 MB in all");
+    return HK_SQLP_MORE;
+}
+
+static int first(hk_sqlp *p, const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    long long k = lenenc(b, n, &i);
+    if (k < 0)
+        return bad(p, 0, "OK, ERR or a column count");
+    if (k > 0) {
+        p->ncols = (uint64_t)k;
+        p->phase = P_COLUMNS;
+        return i == n ? HK_SQLP_MORE : bad(p, i, "the column count alone");
+    }
+    /* OK: affected rows, insert id, status flags (2), warnings (2) */
+    if (lenenc(b, n, &i) < 0 || lenenc(b, n, &i) < 0 || n - i < 4)
+        return bad(p, i, "an OK packet's affected rows, id, status and warnings");
+    p->warnings = b[i + 2] | b[i + 3] << 8;
+    return HK_SQLP_OK;
+}
+
+int hk_sqlp_packet(hk_sqlp *p, const uint8_t *b, size_t n)
+{
+    int rc, eof = n > 0 && n < 9 && b[0] == 0xfe;
+    if (n > 0 && b[0] == 0xff && p->phase != P_COLUMNS) {
+        hk_sqlp_err_text(b, n, p->msg, sizeof p->msg);
+        rc = HK_SQLP_ERR;
+    } else if (p->phase == P_FIRST) {
+        rc = first(p, b, n);
+    } else if (p->phase == P_COLUMNS) {
+        if (eof)
+            p->phase = P_ROWS;
+        rc = HK_SQLP_MORE;
+    } else if (eof) {
+        p->warnings = n >= 3 ? b[1] | b[2] << 8 : 0;
+        rc = HK_SQLP_OK;
+    } else {
+        rc = row(p, b, n);
+    }
+    p->off += n + 4;
+    return rc;
+}
