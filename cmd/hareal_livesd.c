@@ -121,20 +121,29 @@ static int report(sdrun *r, int64_t dur)
     hk_err e;
     hk_out ro;
     int *starts = calloc((size_t)r->s->cl->nhosts + 1, sizeof *starts);
-    for (int h = 0; starts && h < r->s->cl->nhosts; h++)
+    if (!starts || hk_out_open(&ro, o->out, "report.txt", &e) < 0) {
+        if (starts)
+            hk_print_err(WHO, &e);
+        free(starts);
+        return HK_EXIT_RUN;
+    }
+    for (int h = 0; h < r->s->cl->nhosts; h++)
         starts[h] = r->cl->ch[h].starts;
-    rl_sdsum_in in = {r->s, o->out, r->mirrors, starts, r->d.fail_query, r->d.fail_connect};
+    say(ro.f, r);
+    if (!o->quiet)
+        say(stdout, r);
+    rl_sdsum_in in = {r->s, o->out, r->mirrors, starts, r->d.fail_query, r->d.fail_connect,
+                      {ro.f, o->quiet ? NULL : stdout}};
     hk_rep_run meta = {"hareal live --master searchd", o->scenario,
                        hk_variant_get((hk_variant_id)o->variant)->name, o->strategy >= 0 ?
                        hk_strat_get(o->strategy)->name : "as configured", 1,
                        (double)dur / 1e6, r->s->cl->set.karma_s, o->seed};
-    int rc = !starts || rl_sdsum_write(&in, &e) < 0 || hk_out_open(&ro, o->out, "report.txt", &e) < 0
-             ? -1 : 0;
+    int rc = rl_sdsum_write(&in, &e);
     free(starts);
-    if (rc == 0) {
-        say(ro.f, r);
+    if (rc == 0)
         rc = hk_out_commit(&ro, &e);
-    }
+    else
+        hk_out_abort(&ro);
     if (rc == 0 && (hk_out_write_all(o->out, "scenario.txt", o->text, strlen(o->text), &e) < 0 ||
                     hk_rep_faults(r->s, dur, o->out, &e) < 0 || hk_rep_run_csv(&meta, o->out, &e) < 0))
         rc = -1;
@@ -142,8 +151,6 @@ static int report(sdrun *r, int64_t dur)
         hk_print_err(WHO, &e);
         return HK_EXIT_RUN;
     }
-    if (!o->quiet)
-        say(stdout, r);
     if (o->compare && rl_compare_sim(o->self, o->scn_path, o->out, o->strategy, o->quiet, dur,
                                      o->seed, o->variant) < 0)
         return HK_EXIT_RUN;
@@ -160,9 +167,13 @@ static int run(sdrun *r, int64_t dur, gsl_rng *rng, hk_out *qo)
     snprintf(r->sd.dir, sizeof r->sd.dir, "%s/searchd", o->out);
     r->cl->logdir = r->mirrors;
     r->cl->defer_faults = 1;
-    if (!addr || !r->port || hk_mkdirs(r->mirrors, &e) < 0 ||
-        (r->sd.ql_port = ql_port(o, r->s->cl->nhosts)) < 0 || rl_cluster_start(r->cl, addr) < 0 ||
-        rl_searchd_start(&r->sd, r->s, o->strategy, addr) < 0) {
+    if (addr && r->port && hk_mkdirs(r->mirrors, &e) < 0) {
+        hk_print_err(WHO, &e);
+        free(addr);
+        return HK_EXIT_RUN;
+    }
+    if (!addr || !r->port || (r->sd.ql_port = ql_port(o, r->s->cl->nhosts)) < 0 ||
+        rl_cluster_start(r->cl, addr) < 0 || rl_searchd_start(&r->sd, r->s, o->strategy, addr) < 0) {
         free(addr);
         return HK_EXIT_RUN;
     }

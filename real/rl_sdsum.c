@@ -103,6 +103,26 @@ static void write_rows(FILE *f, const hk_cluster *cl, slot *sl, int ns, const rl
     }
 }
 
+/* Each line's mirrors in words: share (attempts), failures, p50 of what it answered. */
+static void say(FILE *f, const hk_cluster *cl, const slot *sl, int ns, const rl_sdsum_in *in)
+{
+    for (int i = 0; i < ns; i++) {
+        uint64_t total = 0;
+        for (int j = 0; j < ns; j++)
+            if (sl[j].table == sl[i].table && sl[j].line == sl[i].line)
+                total += sl[j].received + in->fail_connect[sl[j].host];
+        uint64_t att = sl[i].received + in->fail_connect[sl[i].host];
+        if (i == 0 || sl[i].table != sl[i - 1].table || sl[i].line != sl[i - 1].line)
+            fprintf(f, "%s line %d (what the mirrors received, with the connects that failed):\n",
+                    cl->tables[sl[i].table].name, sl[i].line + 1);
+        fprintf(f, "  %-28s %6.1f %%  %8llu attempts  %6llu failed  p50 %.3f ms\n",
+                cl->hosts[sl[i].host].name, total ? 100.0 * (double)att / (double)total : 0.0,
+                (unsigned long long)att, (unsigned long long)(in->fail_query[sl[i].host] +
+                                                             in->fail_connect[sl[i].host]),
+                sl[i].lat.n ? hk_hist_quantile(&sl[i].lat, 0.5) / 1e3 : 0.0);
+    }
+}
+
 int rl_sdsum_write(const rl_sdsum_in *in, hk_err *e)
 {
     const hk_cluster *cl = in->s->cl;
@@ -119,6 +139,9 @@ int rl_sdsum_write(const rl_sdsum_in *in, hk_err *e)
         write_rows(o.f, cl, sl, ns, in);
         rc = hk_out_commit(&o, e);
     }
+    for (int k = 0; rc == 0 && k < 2; k++)
+        if (in->say[k])
+            say(in->say[k], cl, sl, ns, in);
     for (int i = 0; i < ns; i++)
         hk_hist_free(&sl[i].lat);
     free(sl);

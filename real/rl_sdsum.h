@@ -5,6 +5,7 @@
 #define RL_SDSUM_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "hk_err.h"
 #include "hk_file.h"
 #include "hk_scn.h"
@@ -15,6 +16,7 @@ typedef struct rl_sdsum_in {
     const char *logdir;          /* the mirrors' logs: mirror-H.START.csv */
     const int *starts;           /* per host: how many times it was started */
     const uint64_t *fail_query, *fail_connect;   /* per host, from searchd's messages */
+    FILE *say[2];                /* also said in words here (NULL: not) */
 } rl_sdsum_in;
 
 /* 0, or -1 with e set (a log unreadable, the disk). */

@@ -55,6 +55,7 @@ verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 0.05 ? "agreement" : "DISAGREEM
 check "the verdict in words matches the figures ($verdict, $worst)" 'grep -q "^$verdict: the largest share difference is $(awk -v w="$worst" "BEGIN { printf \"%.1f\", 100 * w }") points" "$T/r.out"'
 check "box1 never failed, in searchd or in hasim" '[ "$(col "$T/r/compare.csv" box1:9312 10)" = 0 ] && [ "$(col "$T/r/compare.csv" box1:9312 11)" = 0 ]'
 check "box3 (stalled) failed in both" '[ "$(col "$T/r/compare.csv" box3:9312 10)" -gt 0 ] && [ "$(col "$T/r/compare.csv" box3:9312 11)" -gt 0 ]'
+check "each mirror's share said in words, in the report too, as summary.csv has it" 'grep -q "^dist line 1 (what the mirrors received" "$T/r/report.txt" && s3=$(awk -F, "\$3 == \"box3:9312\" { printf \"%.1f\", 100 * \$5 }" "$T/r/summary.csv") && grep -q "^  box3:9312  *$s3 %  *[0-9]* attempts  *[1-9][0-9]* failed" "$T/r.out"'
 check "searchd blamed box3 and box2 by name" 'grep -q "^searchd blamed box3:9312\|^ *box3:9312: [0-9]* query failures, [1-9]" "$T/r.out" && grep -q "box2:9312: [0-9]* query failures, [0-9]* failed connects" "$T/r.out"'
 # failures only inside the fault windows (a query sent before the end, answered by its timeout)
 check "failures only while box3 stalls (8-16 s) or box2 is down (18-24 s)" 'awk -F, "NR > 1 && \$5 != \"ok\" { t = \$3; if (!((t >= 7.9 && t < 16.6) || (t >= 17.9 && t < 24.6))) bad++ } END { exit bad > 0 }" "$T/r/queries.csv"'
