@@ -6,9 +6,22 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 #include <string.h>
 #include "hk_scn.h"
+
+/* Hex text ("0a1b...") into out: the byte count. For captured wire bytes. */
+static inline size_t hk_test_unhex(const char *h, uint8_t *out)
+{
+    size_t n = 0;
+    for (; h[0] && h[1]; h += 2) {
+        unsigned v;
+        sscanf(h, "%2x", &v);
+        out[n++] = (uint8_t)v;
+    }
+    return n;
+}
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 

@@ -13,17 +13,6 @@ static const char *CAPTURE_HEX =
     "0000000c" "40776569676874206465736300"
     ;
 
-static size_t unhex(const char *h, uint8_t *out)
-{
-    size_t n = 0;
-    for (; h[0] && h[1]; h += 2) {
-        unsigned v;
-        sscanf(h, "%2x", &v);
-        out[n++] = (uint8_t)v;
-    }
-    return n;
-}
-
 static void request_matches_capture(void **st)
 {
     (void)st;
@@ -32,7 +21,7 @@ static void request_matches_capture(void **st)
     hk_search_req_build(&b, "hello world", "myshard", 1000);
     assert_int_equal(b.len, 232);              /* 236 captured minus the 4-byte hello */
     uint8_t want[64];
-    size_t n = unhex(CAPTURE_HEX, want);
+    size_t n = hk_test_unhex(CAPTURE_HEX, want);
     assert_memory_equal(b.p, want, n - 1);     /* header .. "@weight desc" */
     /* the tail: groupby limit 1 then 5 empty strings */
     static const uint8_t tail[24] = {0, 0, 0, 1};
@@ -72,7 +61,7 @@ static void reply_matches_capture(void **st)
     hk_bytes_init(&b);
     hk_search_reply_build(&b, HK_ST_OK, NULL, 1, 0, 0, 0);
     uint8_t want[64];
-    size_t n = unhex("0000011f00000031"                   /* header: OK, 0x11F, 49 */
+    size_t n = hk_test_unhex("0000011f00000031"                   /* header: OK, 0x11F, 49 */
                      "00000000" "00000000" "00000000" "00000000" /* status, fields, attrs, matches */
                      "00000001" "00000000" "00000000" "00000000" /* id64, retrieved, total, ms */
                      "00"                                        /* stat mask */
@@ -187,12 +176,12 @@ static void ping_and_persist(void **st)
     hk_bytes_init(&b);
     hk_ping_build(&b, 3058233050u);
     uint8_t want[12];
-    unhex("0009010000000004b648eeda", want); /* 3058233050 */
+    hk_test_unhex("0009010000000004b648eeda", want); /* 3058233050 */
     assert_memory_equal(b.p, want, 12);
     hk_bytes_free(&b);
     hk_bytes_init(&b);
     hk_persist_build(&b);
-    unhex("000400000000000400000001", want);
+    hk_test_unhex("000400000000000400000001", want);
     assert_memory_equal(b.p, want, 12);
     hk_bytes_free(&b);
 }

@@ -21,17 +21,6 @@ static const char *STATUS_HEX =
     "0020000003036465660000000556616c75650556616c75650c2100ff000000fe000000000005000004fe0000"
     "00000900000506757074696d65013505000006fe00000000";
 
-static size_t unhex(const char *h, uint8_t *out)
-{
-    size_t n = 0;
-    for (; h[0] && h[1]; h += 2) {
-        unsigned v;
-        sscanf(h, "%2x", &v);
-        out[n++] = (uint8_t)v;
-    }
-    return n;
-}
-
 /* Feed a stream of packets: the answer's end code (MORE when the bytes ran out). */
 static int feed(hk_sqlp *p, const uint8_t *b, size_t len, int keep)
 {
@@ -48,7 +37,7 @@ static int feed(hk_sqlp *p, const uint8_t *b, size_t len, int keep)
 static int feed_hex(hk_sqlp *p, const char *hex, int keep)
 {
     uint8_t b[256];
-    return feed(p, b, unhex(hex, b), keep);
+    return feed(p, b, hk_test_unhex(hex, b), keep);
 }
 
 static void result_set(void **st)
@@ -81,7 +70,7 @@ static void err_and_ok(void **st)
     assert_int_equal(feed(&p, okw, sizeof okw, 0), HK_SQLP_OK);
     assert_int_equal(p.warnings, 3);
     uint8_t b[256];
-    size_t n = unhex(SELECT_HEX, b);
+    size_t n = hk_test_unhex(SELECT_HEX, b);
     b[n - 4] = 2;                                /* the last EOF: 2 warnings */
     assert_int_equal(feed(&p, b, n, 0), HK_SQLP_OK);
     assert_int_equal(p.warnings, 2);
@@ -92,7 +81,7 @@ static void split_anywhere(void **st)
 {
     (void)st;
     uint8_t b[256];
-    size_t len = unhex(SELECT_HEX, b), n, used;
+    size_t len = hk_test_unhex(SELECT_HEX, b), n, used;
     for (size_t cut = 0; cut < len; cut++) {     /* a packet is whole or not there */
         size_t off = 0;
         while (hk_sqlp_split(b + off, cut - off, &n, &used) == 1)
@@ -109,7 +98,7 @@ static void malformed(void **st)
     (void)st;
     hk_sqlp p = {0};
     uint8_t b[256];
-    size_t len = unhex(SELECT_HEX, b);
+    size_t len = hk_test_unhex(SELECT_HEX, b);
     /* the first row's second column claims 9 bytes: past its packet */
     size_t row = 76 + 4;                          /* header of packet 5, then "\x01" "1" */
     assert_int_equal(b[row], 1);
