@@ -573,49 +573,28 @@ int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x)
     return 0;
 }
 
-static void ctl_alloc(uv_handle_t *h, size_t want, uv_buf_t *out)
+/* A control line: quit, or fault KIND[(X)]. */
+static void ctl_line(void *user, const char *line)
 {
-    rl_mirror *m = h->data;
-    (void)want;
-    *out = uv_buf_init(m->ctl_buf + m->ctl_len, (unsigned)(sizeof m->ctl_buf - m->ctl_len - 1));
+    rl_mirror *m = user;
+    rl_fault f;
+    double x;
+    if (!strcmp(line, "quit"))
+        rl_mirror_stop(m);
+    else if (!strncmp(line, "fault ", 6) && rl_fault_parse(line + 6, &f, &x) == 0)
+        rl_mirror_set_fault(m, f, x);
+    else
+        fprintf(stderr, "hareal mirror: unknown control line '%s'\n", line);
 }
 
-static void ctl_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
-{
-    rl_mirror *m = s->data;
-    (void)buf;
-    if (n < 0) { /* parent gone: stop */
-        rl_mirror_stop(m);
-        return;
-    }
-    m->ctl_len += (size_t)n;
-    m->ctl_buf[m->ctl_len] = '\0';
-    char *nl;
-    while ((nl = strchr(m->ctl_buf, '\n'))) {
-        *nl = '\0';
-        rl_fault f;
-        double x;
-        if (!strcmp(m->ctl_buf, "quit"))
-            rl_mirror_stop(m);
-        else if (!strncmp(m->ctl_buf, "fault ", 6) && rl_fault_parse(m->ctl_buf + 6, &f, &x) == 0)
-            rl_mirror_set_fault(m, f, x);
-        else
-            fprintf(stderr, "hareal mirror: unknown control line '%s'\n", m->ctl_buf);
-        size_t used = (size_t)(nl - m->ctl_buf) + 1;
-        memmove(m->ctl_buf, nl + 1, m->ctl_len - used + 1);
-        m->ctl_len -= used;
-    }
-    if (m->ctl_len >= sizeof m->ctl_buf - 1)
-        m->ctl_len = 0;
-}
+static void ctl_eof(void *user) { rl_mirror_stop(user); }
 
 int rl_mirror_control_stdin(rl_mirror *m)
 {
-    if (uv_pipe_init(m->loop, &m->ctl, 0) < 0 || uv_pipe_open(&m->ctl, 0) < 0)
-        return -1;
-    m->ctl.data = m;
-    m->ctl_on = 1;
-    return uv_read_start((uv_stream_t *)&m->ctl, ctl_alloc, ctl_read);
+    m->ctl.line = ctl_line;
+    m->ctl.eof = ctl_eof;
+    m->ctl.user = m;
+    return rl_ctl_start(&m->ctl, m->loop);
 }
 
 void rl_mirror_stop(rl_mirror *m)
@@ -624,10 +603,7 @@ void rl_mirror_stop(rl_mirror *m)
         uv_close((uv_handle_t *)&m->srv, NULL);
         m->listening = 0;
     }
-    if (m->ctl_on) {
-        uv_close((uv_handle_t *)&m->ctl, NULL);
-        m->ctl_on = 0;
-    }
+    rl_ctl_stop(&m->ctl);
     for (rl_conn *c = m->conns; c; c = c->next)
         conn_close(c, 0);
     if (m->on_stop) {

@@ -11,6 +11,7 @@
 #include <uv.h>
 #include "hk_dist.h"
 #include "hk_fcfs.h"
+#include "rl_ctl.h"
 #include "rl_prom.h"
 
 typedef enum rl_fault {
@@ -64,10 +65,7 @@ typedef struct rl_mirror {
     rl_mirror_stats st;
     void (*on_stop)(void *);     /* called when it stops (its owner's other servers), or NULL */
     void *on_stop_user;
-    uv_pipe_t ctl;               /* control lines on stdin */
-    int ctl_on;
-    char ctl_buf[256];
-    size_t ctl_len;
+    rl_ctl ctl;                  /* control lines on stdin */
 } rl_mirror;
 
 int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char *msg, int n);

@@ -3,12 +3,10 @@
 
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 #include "hk_err.h"
 #include "rl_addr.h"
+#include "rl_ctl.h"
 #include "rl_metrics.h"
 #include "rl_pxapi.h"
 #include "rl_pxsched.h"
@@ -23,10 +21,8 @@ typedef struct pxrun {
     int http_on, sigs_on, sig;
     rl_pxsched sched;
     uv_signal_t s[3];
-    uv_pipe_t in;                /* the parent's control lines (control) */
-    int in_on, sched_on;
-    char line[64];
-    size_t nline;
+    rl_ctl ctl;                  /* the parent's control lines (control) */
+    int sched_on;
     uint64_t t0;
 } pxrun;
 
@@ -63,9 +59,7 @@ static void stop_all(pxrun *r)
         rl_http_stop(&r->http);
     rl_metrics_stop(&r->mhttp);
     r->http_on = 0;
-    if (r->in_on)
-        uv_close((uv_handle_t *)&r->in, NULL);
-    r->in_on = 0;
+    rl_ctl_stop(&r->ctl);
     rl_pxsched_stop(&r->sched);
     rl_pxset_free(&r->set);
 }
@@ -105,45 +99,25 @@ static int proxies(pxrun *r, char *msg, int n)
 
 /* ---- a parent's control lines (hareal live) ---------------------------- */
 
-static void on_ctl_alloc(uv_handle_t *h, size_t want, uv_buf_t *b)
+/* "start": the scenario's schedule from now. */
+static void ctl_line(void *user, const char *line)
 {
-    (void)h;
-    b->base = malloc(want);
-    b->len = b->base ? want : 0;
+    pxrun *r = user;
+    char msg[128];
+    if (!strcmp(line, "start") && r->c->scn && !r->sched_on && start_sched(r, msg, sizeof msg) < 0)
+        fprintf(stderr, "hareal proxy: %s\n", msg);
 }
 
-static void on_ctl(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
-{
-    pxrun *r = s->data;
-    char msg[128];
-    for (ssize_t i = 0; i < n; i++) {
-        if (b->base[i] != '\n') {
-            if (r->nline < sizeof r->line - 1)
-                r->line[r->nline++] = b->base[i];
-            continue;
-        }
-        r->line[r->nline] = 0;
-        r->nline = 0;
-        if (!strcmp(r->line, "start") && r->c->scn && !r->sched_on &&
-            start_sched(r, msg, sizeof msg) < 0)
-            fprintf(stderr, "hareal proxy: %s\n", msg);
-    }
-    free(b->base);
-    if (n < 0)                   /* the parent is gone: so are we */
-        stop_all(r);
-}
+static void ctl_eof(void *user) { stop_all(user); }   /* the parent is gone: so are we */
 
 static int watch_parent(pxrun *r, char *msg, int n)
 {
-    pid_t parent = getppid();
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        raise(SIGKILL);
-    if (uv_pipe_init(r->loop, &r->in, 0) < 0 || uv_pipe_open(&r->in, 0) < 0)
+    rl_die_with_parent();
+    r->ctl.line = ctl_line;
+    r->ctl.eof = ctl_eof;
+    r->ctl.user = r;
+    if (rl_ctl_start(&r->ctl, r->loop) < 0)
         return hk_err_msg(msg, n, "--control: standard input is not a pipe");
-    r->in.data = r;
-    r->in_on = 1;
-    uv_read_start((uv_stream_t *)&r->in, on_ctl_alloc, on_ctl);
     return 0;
 }
 

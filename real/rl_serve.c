@@ -4,8 +4,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 #include "rl_metrics.h"
 
 typedef struct sigs { uv_signal_t s[3]; rl_mirror *m; } sigs;
@@ -46,16 +44,6 @@ static void watch_signals(uv_loop_t *loop, sigs *g)
     }
 }
 
-/* A mirror its parent controls dies with it, even stopped (SIGSTOP: the stall fault) and even
- * when the parent is killed outright; EOF on the control pipe ends it too. */
-static void die_with_parent(void)
-{
-    pid_t parent = getppid();
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) /* the parent died before the call */
-        raise(SIGKILL);
-}
-
 int rl_serve(const rl_mirror_cfg *c, const rl_serve_cfg *s, char *msg, int n)
 {
     uv_loop_t *loop = uv_default_loop();
@@ -67,8 +55,8 @@ int rl_serve(const rl_mirror_cfg *c, const rl_serve_cfg *s, char *msg, int n)
         rl_mirror_stop(&m);
     if (rc == 0) {
         rl_mirror_set_fault(&m, s->fault, s->x);
-        if (s->control) {
-            die_with_parent();
+        if (s->control) { /* dies with its parent, even stopped (SIGSTOP: the stall fault) */
+            rl_die_with_parent();
             rl_mirror_control_stdin(&m);
         }
         sigs g = {.m = &m};
