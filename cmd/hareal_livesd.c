@@ -7,14 +7,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 #include "hareal.h"
 #include "hk_exit.h"
 #include "hk_file.h"
 #include "hk_report.h"
 #include "hk_strat.h"
 #include "hk_variant.h"
+#include "rl_addr.h"
 #include "rl_compare.h"
 #include "rl_metrics.h"
 #include "rl_master.h"
@@ -61,33 +60,14 @@ static int serve_metrics(sdrun *r)
 /* The SphinxQL port: --base-port's next after the mirrors, or a free one. */
 static int ql_port(const rl_livesd *o, int nhosts)
 {
-    if (o->base_port) {
-        long p = (long)o->base_port + nhosts;
-        int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
-        struct sockaddr_in a = {0};
-        a.sin_family = AF_INET;
-        a.sin_port = htons((uint16_t)p);
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        int ok = p <= 65535 && s >= 0 &&
-                 setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
-                 bind(s, (struct sockaddr *)&a, sizeof a) == 0;
-        if (s >= 0)
-            close(s);
-        if (!ok)
-            fprintf(stderr, "%s: port %ld (searchd's SphinxQL, --base-port %d + %d mirrors) is "
-                    "in use or past 65535\n", WHO, p, o->base_port, nhosts);
-        return ok ? (int)p : -1;
-    }
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    socklen_t len = sizeof a;
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int port = s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
-               getsockname(s, (struct sockaddr *)&a, &len) == 0 ? ntohs(a.sin_port) : -1;
-    if (s >= 0)
-        close(s);
-    return port;
+    if (!o->base_port)
+        return rl_port_any();
+    long p = (long)o->base_port + nhosts;
+    if (p <= 65535 && rl_port_free((int)p))
+        return (int)p;
+    fprintf(stderr, "%s: port %ld (searchd's SphinxQL, --base-port %d + %d mirrors) is in use "
+            "or past 65535\n", WHO, p, o->base_port, nhosts);
+    return -1;
 }
 
 static void say(FILE *f, const sdrun *r)

@@ -3,11 +3,13 @@
 #include "hk_err.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 int rl_addr_parse(const char *s, char *host, int nhost, int *port)
 {
@@ -62,4 +64,51 @@ int rl_addr_resolve(const hk_cluster *cl, const char *const *maps, int nmaps,
                             name, host, name);
     }
     return 0;
+}
+
+static struct sockaddr_in loopback(int port)
+{
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return a;
+}
+
+int rl_port_any(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = loopback(0);
+    socklen_t len = sizeof a;
+    int port = -1;
+    if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
+        getsockname(s, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (s >= 0)
+        close(s);
+    return port;
+}
+
+int rl_port_free(int port)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = loopback(port);
+    int one = 1;
+    int ok = s >= 0 && setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+             bind(s, (struct sockaddr *)&a, sizeof a) == 0;
+    int err = errno;
+    if (s >= 0)
+        close(s);
+    errno = err;
+    return ok;
+}
+
+int rl_port_up(int port)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = loopback(port);
+    int ok = s >= 0 && connect(s, (struct sockaddr *)&a, sizeof a) == 0;
+    if (s >= 0)
+        close(s);
+    return ok;
 }

@@ -1,6 +1,8 @@
 /* rl_cluster: a scenario's mirrors as children, faults on schedule (see rl_cluster.h). */
 #include "rl_cluster.h"
 
+#include "rl_addr.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
@@ -13,44 +15,6 @@
 
 static int proxied(const rl_cluster *lv, int host) { return lv->upstream && lv->upstream[host]; }
 
-static struct sockaddr_in loopback(int port)
-{
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    return a;
-}
-
-static int free_port(void)
-{
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = loopback(0);
-    socklen_t len = sizeof a;
-    int port = -1;
-    if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 &&
-        getsockname(s, (struct sockaddr *)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    if (s >= 0)
-        close(s);
-    return port;
-}
-
-/* Whether port can be bound on loopback now (errno set when not). */
-static int port_free(int port)
-{
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = loopback(port);
-    int one = 1;
-    int ok = s >= 0 && setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
-             bind(s, (struct sockaddr *)&a, sizeof a) == 0;
-    int err = errno;
-    if (s >= 0)
-        close(s);
-    errno = err;
-    return ok;
-}
-
 /* Port base + h for mirror h (what: the option that asked for it), checked free. */
 static int pinned(const rl_cluster *lv, const char *what, int base, int h)
 {
@@ -62,7 +26,7 @@ static int pinned(const rl_cluster *lv, const char *what, int base, int h)
                 (long)base + lv->n - 1);
         return -1;
     }
-    if (!port_free((int)p)) {
+    if (!rl_port_free((int)p)) {
         fprintf(stderr, "hareal live: port %ld (mirror %s, %s %d + %d) is in use: %s\n", p, name,
                 what, base, h, strerror(errno));
         return -1;
@@ -74,12 +38,12 @@ static int pinned(const rl_cluster *lv, const char *what, int base, int h)
 static int ports_for(rl_cluster *lv, int h)
 {
     rl_child *c = &lv->ch[h];
-    c->port = lv->base_port ? pinned(lv, "--base-port", lv->base_port, h) : free_port();
+    c->port = lv->base_port ? pinned(lv, "--base-port", lv->base_port, h) : rl_port_any();
     if (c->port < 0)
         return -1;
     if (lv->metrics_base && (c->mport = pinned(lv, "--mirror-metrics", lv->metrics_base, h)) < 0)
         return -1;
-    if (proxied(lv, h) && (c->aport = free_port()) < 0)
+    if (proxied(lv, h) && (c->aport = rl_port_any()) < 0)
         return -1;
     long b = lv->base_port, m = lv->metrics_base;
     if (h == 0 && b && m && b < m + lv->n && m < b + lv->n) {
@@ -88,16 +52,6 @@ static int ports_for(rl_cluster *lv, int h)
         return -1;
     }
     return 0;
-}
-
-static int port_up(int port)
-{
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = loopback(port);
-    int ok = s >= 0 && connect(s, (struct sockaddr *)&a, sizeof a) == 0;
-    if (s >= 0)
-        close(s);
-    return ok;
 }
 
 /* ---- children --------------------------------------------------------- */
@@ -322,7 +276,7 @@ int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
     }
     for (int h = 0; h < lv->n; h++) {
         int tries = 0;
-        while (!port_up(lv->ch[h].port) && tries++ < 500)
+        while (!rl_port_up(lv->ch[h].port) && tries++ < 500)
             nanosleep(&(struct timespec){0, 10000000}, NULL);
         if (tries >= 500) {
             fprintf(stderr, "hareal live: mirror %s did not start on port %d\n",

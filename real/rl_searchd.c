@@ -16,6 +16,7 @@
 #include "hk_file.h"
 #include "hk_strat.h"
 #include "hk_time.h"
+#include "rl_addr.h"
 
 /* ---- which searchd ---------------------------------------------------- */
 
@@ -115,8 +116,10 @@ static int table_section(FILE *f, const rl_searchd *sd, const hk_table *t, int s
     return 0;
 }
 
-int rl_searchd_config(FILE *f, const rl_searchd *sd, const hk_scn *s, int strategy,
-                      const struct sockaddr_in *addr, hk_err *e)
+/* The config for s's tables (strategy >= 0 overrides theirs), host h at addr[h], into f:
+ * 0, or -1 with e naming what searchd cannot be given (a hakarma extension strategy). */
+static int config(FILE *f, const rl_searchd *sd, const hk_scn *s, int strategy,
+                  const struct sockaddr_in *addr, hk_err *e)
 {
     const hk_cluster *cl = s->cl;
     const hk_settings *st = &cl->set;
@@ -143,7 +146,8 @@ int rl_searchd_config(FILE *f, const rl_searchd *sd, const hk_scn *s, int strate
 
 /* ---- the process ------------------------------------------------------ */
 
-void rl_searchd_tail(FILE *f, const rl_searchd *sd, const char *name, int n)
+/* The last n lines of DIR/NAME to f, each indented (a missing file says so). */
+static void tail(FILE *f, const rl_searchd *sd, const char *name, int n)
 {
     char p[1100], *buf = NULL;
     size_t len = 0;
@@ -212,23 +216,10 @@ static int fork_searchd(rl_searchd *sd, const char *conf, int out_fd)
     return 0;
 }
 
-static int port_up(int port)
-{
-    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int ok = s >= 0 && connect(s, (struct sockaddr *)&a, sizeof a) == 0;
-    if (s >= 0)
-        close(s);
-    return ok;
-}
-
 static void say_logs(const rl_searchd *sd)
 {
-    rl_searchd_tail(stderr, sd, "searchd.out", 8);
-    rl_searchd_tail(stderr, sd, "searchd.log", 8);
+    tail(stderr, sd, "searchd.out", 8);
+    tail(stderr, sd, "searchd.log", 8);
 }
 
 int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
@@ -238,7 +229,7 @@ int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
     hk_out co = {0};
     char conf[1100], outp[1100];
     int w = hk_mkdirs(sd->dir, &e) < 0 || hk_out_open(&co, sd->dir, "searchd.conf", &e) < 0
-            ? -1 : rl_searchd_config(co.f, sd, s, strategy, addr, &e);
+            ? -1 : config(co.f, sd, s, strategy, addr, &e);
     if (w == 0)
         w = hk_out_commit(&co, &e);
     else if (co.f)
@@ -258,7 +249,7 @@ int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
         return -1;
     }
     for (int i = 0; i < 750 && sd->running; i++) {
-        if (port_up(sd->ql_port))
+        if (rl_port_up(sd->ql_port))
             return 0;
         nanosleep(&(struct timespec){0, 20000000}, NULL);
         reap(sd);
@@ -269,8 +260,6 @@ int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
     say_logs(sd);
     return -1;
 }
-
-int rl_searchd_alive(const rl_searchd *sd) { return sd->running; }
 
 void rl_searchd_stop(rl_searchd *sd)
 {

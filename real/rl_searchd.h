@@ -35,22 +35,14 @@ typedef struct rl_searchd {
 /* Run the binary once for its banner: 0 (kind, banner set), or -1 with e saying why (not
  * found, not searchd, a version this does not drive). */
 int rl_searchd_probe(rl_searchd *sd, hk_err *e);
-/* The config for s's tables (strategy >= 0 overrides theirs), host h at addr[h], into f:
- * 0, or -1 with e naming what searchd cannot be given (a hakarma extension strategy). */
-int rl_searchd_config(FILE *f, const rl_searchd *sd, const hk_scn *s, int strategy,
-                      const struct sockaddr_in *addr, hk_err *e);
 /* Write DIR/searchd.conf, start searchd on it, wait (up to 15 s) until its SphinxQL port
  * accepts: 0, or -1 after saying on stderr why, with its logs' last lines. */
 int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
                      const struct sockaddr_in *addr);
-/* 1 while the process runs. */
-int rl_searchd_alive(const rl_searchd *sd);
 /* SIGTERM to its PID (SIGKILL 10 s later if it lingers); the loop then reaps it. */
 void rl_searchd_stop(rl_searchd *sd);
 /* After the loop: how it ended, said on stderr with the logs' last lines when it was not by
  * our stop; 0 when it ended as asked. */
 int rl_searchd_verdict(const rl_searchd *sd, int stopped_by_us);
-/* The last n lines of DIR/NAME to f, each indented (a missing file says so). */
-void rl_searchd_tail(FILE *f, const rl_searchd *sd, const char *name, int n);
 
 #endif
