@@ -121,8 +121,7 @@ static const char *batch_of(const char *p, int *batch)
     return e;
 }
 
-/* "agent HOST:PORT:" in t (up to its end e) -> q->blame. */
-static void blame_of(const char *t, const char *e, hk_qrec *q)
+const char *hk_qlog_agent(const char *t, const char *e, char *out, size_t n)
 {
     for (const char *a = strstr(t, "agent "); a && a < e; a = strstr(a + 1, "agent ")) {
         const char *h = a + 6;
@@ -130,12 +129,19 @@ static void blame_of(const char *t, const char *e, hk_qrec *q)
         if (!k || h[k] != ':' || !isdigit((unsigned char)h[k + 1]))
             continue;
         k += 1 + strspn(h + k + 1, "0123456789");
-        if (k < sizeof q->blame && h + k <= e) {
-            memcpy(q->blame, h, k);
-            q->blame[k] = '\0';
-            return;
+        if (k < n && h + k <= e) {
+            memcpy(out, h, k);
+            out[k] = '\0';
+            return h + k;
         }
     }
+    return NULL;
+}
+
+/* "agent HOST:PORT:" in t (up to its end e) -> q->blame. */
+static void blame_of(const char *t, const char *e, hk_qrec *q)
+{
+    hk_qlog_agent(t, e, q->blame, sizeof q->blame);
 }
 
 /* The comment after the statement: agents=(...), warning=, error=. */

@@ -59,4 +59,8 @@ int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what);
 /* "Sun Apr 28 12:38:02.808 2024" at s: consumes it, returns µs since epoch or -1. */
 int64_t hk_qlog_time(const char *s, int *len);
 
+/* The next "agent HOST:PORT" that searchd's warning or error wording names in [t, e): HOST:PORT
+ * into out (n bytes) and where it ends; NULL when there is none. */
+const char *hk_qlog_agent(const char *t, const char *e, char *out, size_t n);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hk_csv.h"
 #include "hk_file.h"
+#include "hk_qlog.h"
 #include "hk_time.h"
 #include "rl_master.h"
 
@@ -41,19 +42,19 @@ static int host_of_port(const rl_sqldrive *d, int port)
     return -1;
 }
 
-/* Every "127.0.0.1:PORT" a message names (one per agent searchd reports) charged to its host:
- * a connect-phase failure or a query's. */
+/* Every agent a message names ("agent HOST:PORT: ...", one per line searchd reports) charged
+ * to its mirror, by its loopback port: a connect-phase failure or a query's. */
 static void blame(rl_sqldrive *d, const char *msg)
 {
-    for (const char *p = strstr(msg, "127.0.0.1:"); p; p = strstr(p + 1, "127.0.0.1:")) {
-        int h = host_of_port(d, atoi(p + 10));
+    const char *e = msg + strlen(msg), *at = msg;
+    char addr[64];
+    while ((at = hk_qlog_agent(at, e, addr, sizeof addr)) != NULL) {
+        int h = host_of_port(d, atoi(strrchr(addr, ':') + 1));
+        char rest[512];          /* what searchd says of it, to the line's end */
+        snprintf(rest, sizeof rest, "%.*s", (int)strcspn(at, "\n"), at);
         if (h < 0)
             continue;
-        const char *eol = strchr(p, '\n');
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        char line[512];
-        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
-        if (strstr(line, "connect"))
+        if (strstr(rest, "connect"))
             d->fail_connect[h]++;
         else
             d->fail_query[h]++;
@@ -121,19 +122,18 @@ static void done(rl_sq *q)
     try_end(d);
 }
 
-/* The warnings' texts, one per line (SHOW WARNINGS: level, code, message). */
+/* The warnings' texts, one per line (SHOW WARNINGS rows: level, code, message). */
 static void warnings_text(rl_sq *q, const char *tsv)
 {
     size_t n = 0;
     q->msg[0] = 0;
-    for (const char *l = tsv; *l && n + 2 < sizeof q->msg; l += strcspn(l, "\n") + 1) {
-        const char *m = l;
-        for (int k = 0; k < 2 && strchr(m, '\t') && strchr(m, '\t') < l + strcspn(l, "\n"); k++)
-            m = strchr(m, '\t') + 1;
-        int len = (int)strcspn(m, "\n");
-        n += (size_t)snprintf(q->msg + n, sizeof q->msg - n, "%s%.*s", n ? "\n" : "", len, m);
-        if (!l[strcspn(l, "\n")])
-            break;
+    for (const char *l = tsv; *l && n + 2 < sizeof q->msg;) {
+        const char *end = l + strcspn(l, "\n"), *m = l, *tab;
+        for (int k = 0; k < 2 && (tab = memchr(m, '\t', (size_t)(end - m))) != NULL; k++)
+            m = tab + 1;         /* past the level and the code */
+        n += (size_t)snprintf(q->msg + n, sizeof q->msg - n, "%s%.*s", n ? "\n" : "",
+                              (int)(end - m), m);
+        l = *end ? end + 1 : end;
     }
 }
 
@@ -331,14 +331,12 @@ static void think_cb(uv_timer_t *t)
         rl_sqldrive_stop(d, 0);
         return;
     }
-    c->busy = 1;
     send_generated(d, rl_now_us() - d->t0_us, (int)(c - d->clients));
 }
 
 static void client_next(rl_sqldrive *d, int client)
 {
     rl_sqclient *c = &d->clients[client];
-    c->busy = 0;
     if (d->stopping)
         return;
     double us = d->s->wl.think ? hk_dist_sample(d->s->wl.think, d->rng) : 0;

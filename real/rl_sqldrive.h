@@ -27,7 +27,6 @@ typedef struct rl_sq rl_sq;      /* a query in flight (rl_sqldrive.c) */
 typedef struct rl_sqclient {     /* a closed-loop client */
     uv_timer_t think;
     struct rl_sqldrive *d;
-    int busy;
 } rl_sqclient;
 
 typedef struct rl_sqldrive {
