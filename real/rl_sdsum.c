@@ -16,6 +16,7 @@ typedef struct slot {            /* one mirror of one agent line */
     const char *ix;              /* its index list */
     uint64_t received;
     hk_hist lat;                 /* the mirror's own delay for what it answered, µs */
+    uint64_t att, failed, line_total;   /* from totals() */
 } slot;
 
 static int read_log(const char *path, slot *sl, int ns, int host, int only, hk_err *e)
@@ -59,7 +60,7 @@ static int slots_of(const hk_cluster *cl, slot **out)
             const hk_line_conf *lc = &cl->tables[t].lines[l];
             for (int m = 0; m < lc->a.n; m++) {
                 sl[k] = (slot){t, l, lc->host[m], lc->a.m[m].indexes ? lc->a.m[m].indexes :
-                               cl->tables[t].name, 0, {0}};
+                               cl->tables[t].name, 0, {0}, 0, 0, 0};
                 k++;
             }
         }
@@ -67,29 +68,42 @@ static int slots_of(const hk_cluster *cl, slot **out)
     return n;
 }
 
-static void write_rows(FILE *f, const hk_cluster *cl, slot *sl, int ns, const rl_sdsum_in *in)
+/* Each slot's attempts and failures, and its line's attempts. searchd's messages name the
+ * host, not the line: a host's failures are charged to its first line. */
+static void totals(slot *sl, int ns, const rl_sdsum_in *in)
+{
+    for (int i = 0; i < ns; i++) {
+        int first_of_host = 1;
+        for (int j = 0; j < i && first_of_host; j++)
+            first_of_host = sl[j].host != sl[i].host;
+        uint64_t fc = first_of_host ? in->fail_connect[sl[i].host] : 0;
+        sl[i].att = sl[i].received + fc;
+        sl[i].failed = fc + (first_of_host ? in->fail_query[sl[i].host] : 0);
+    }
+    for (int i = 0; i < ns; i++) {
+        sl[i].line_total = 0;
+        for (int j = 0; j < ns; j++)
+            if (sl[j].table == sl[i].table && sl[j].line == sl[i].line)
+                sl[i].line_total += sl[j].att;
+    }
+}
+
+static double share(const slot *x)
+{
+    return x->line_total ? (double)x->att / (double)x->line_total : 0.0;
+}
+
+static void write_rows(FILE *f, const hk_cluster *cl, const slot *sl, int ns)
 {
     fputs("table,agent,mirror,attempts,share,failed,latency_mean_ms,latency_p50_ms,"
           "latency_p95_ms,latency_p99_ms,latency_p999_ms\n", f);
     for (int i = 0; i < ns; i++) {
-        uint64_t line_total = 0;
-        int first_of_host = 1;
-        for (int j = 0; j < ns; j++) {
-            if (sl[j].table == sl[i].table && sl[j].line == sl[i].line)
-                line_total += sl[j].received + in->fail_connect[sl[j].host];
-            if (j < i && sl[j].host == sl[i].host)
-                first_of_host = 0;
-        }
-        /* searchd's messages name the host, not the line: charged to its first line */
-        uint64_t fc = first_of_host ? in->fail_connect[sl[i].host] : 0;
-        uint64_t fq = first_of_host ? in->fail_query[sl[i].host] : 0;
-        uint64_t att = sl[i].received + fc;
         const hk_hist *h = &sl[i].lat;
         char v[9][40];
         snprintf(v[0], sizeof v[0], "%d", sl[i].line + 1);
-        snprintf(v[1], sizeof v[1], "%llu", (unsigned long long)att);
-        snprintf(v[2], sizeof v[2], "%.6f", line_total ? (double)att / (double)line_total : 0.0);
-        snprintf(v[3], sizeof v[3], "%llu", (unsigned long long)(fc + fq));
+        snprintf(v[1], sizeof v[1], "%llu", (unsigned long long)sl[i].att);
+        snprintf(v[2], sizeof v[2], "%.6f", share(&sl[i]));
+        snprintf(v[3], sizeof v[3], "%llu", (unsigned long long)sl[i].failed);
         snprintf(v[4], sizeof v[4], "%.3f", h->n ? hk_hist_mean(h) / 1e3 : 0.0);
         static const double q[4] = {0.5, 0.95, 0.99, 0.999};
         for (int k = 0; k < 4; k++)
@@ -104,21 +118,15 @@ static void write_rows(FILE *f, const hk_cluster *cl, slot *sl, int ns, const rl
 }
 
 /* Each line's mirrors in words: share (attempts), failures, p50 of what it answered. */
-static void say(FILE *f, const hk_cluster *cl, const slot *sl, int ns, const rl_sdsum_in *in)
+static void say(FILE *f, const hk_cluster *cl, const slot *sl, int ns)
 {
     for (int i = 0; i < ns; i++) {
-        uint64_t total = 0;
-        for (int j = 0; j < ns; j++)
-            if (sl[j].table == sl[i].table && sl[j].line == sl[i].line)
-                total += sl[j].received + in->fail_connect[sl[j].host];
-        uint64_t att = sl[i].received + in->fail_connect[sl[i].host];
         if (i == 0 || sl[i].table != sl[i - 1].table || sl[i].line != sl[i - 1].line)
             fprintf(f, "%s line %d (what the mirrors received, with the connects that failed):\n",
                     cl->tables[sl[i].table].name, sl[i].line + 1);
         fprintf(f, "  %-28s %6.1f %%  %8llu attempts  %6llu failed  p50 %.3f ms\n",
-                cl->hosts[sl[i].host].name, total ? 100.0 * (double)att / (double)total : 0.0,
-                (unsigned long long)att, (unsigned long long)(in->fail_query[sl[i].host] +
-                                                             in->fail_connect[sl[i].host]),
+                cl->hosts[sl[i].host].name, 100.0 * share(&sl[i]), (unsigned long long)sl[i].att,
+                (unsigned long long)sl[i].failed,
                 sl[i].lat.n ? hk_hist_quantile(&sl[i].lat, 0.5) / 1e3 : 0.0);
     }
 }
@@ -134,14 +142,16 @@ int rl_sdsum_write(const rl_sdsum_in *in, hk_err *e)
             snprintf(p, sizeof p, "%s/mirror-%d.%d.csv", in->logdir, h, k);
             rc = read_log(p, sl, ns, h, cl->hosts[h].refs == 1, e) < 0 ? -1 : 0;
         }
+    if (rc == 0)
+        totals(sl, ns, in);
     hk_out o;
     if (rc == 0 && (rc = hk_out_open(&o, in->dir, "summary.csv", e)) == 0) {
-        write_rows(o.f, cl, sl, ns, in);
+        write_rows(o.f, cl, sl, ns);
         rc = hk_out_commit(&o, e);
     }
     for (int k = 0; rc == 0 && k < 2; k++)
         if (in->say[k])
-            say(in->say[k], cl, sl, ns, in);
+            say(in->say[k], cl, sl, ns);
     for (int i = 0; i < ns; i++)
         hk_hist_free(&sl[i].lat);
     free(sl);
