@@ -422,6 +422,7 @@ static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
     return a;
 }
 
+/* The first attempt on host h after one of the live scenario's faults on it ended. */
 static void note_readmit(rl_master *m, int h, int64_t now)
 {
     const hk_scn *s = m->c.scn;
