@@ -1,9 +1,18 @@
 /* rl_proxy: the proxy's data path — a master connection, its upstream twin, and each request
- * through the toxics (see rl_proxy.h). */
+ * through the toxics (see rl_proxy.h). The sockets are raw, in the proxy's own epoll set
+ * (rl_ep), as the wire master's: through uv_tcp a request cost 23 system calls here, most of
+ * them libuv's bookkeeping (bench/README.md). */
+#define _GNU_SOURCE /* accept4 (Linux), as libuv uses it */
 #include "rl_proxy.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include "hk_csv.h"
 #include "hk_frame.h"
 #include "hk_err.h"
@@ -12,14 +21,15 @@
 enum { ST_IDLE, ST_HELD, ST_WAIT, ST_DELAY, ST_DRIP, ST_GONE };
 
 typedef struct rl_pconn {
-    uv_tcp_t dn, up;             /* the master's connection, ours to the agent */
-    uv_timer_t timer;            /* a reply's delay, a drip's pace */
-    uv_connect_t creq;
-    uv_shutdown_t sd;
+    rl_epw dn, up;               /* the master's connection, ours to the agent (fd -1: closed) */
+    hk_bytes dout, uout;         /* to the master, to the agent: what the socket did not take */
+    uv_timer_t timer;            /* a reply's delay, a drip's pace; its close frees the conn */
     rl_proxy *p;
     hk_bytes din, uin;           /* read from the master, from the agent; not yet passed on */
     hk_frame fdn, fup;
-    int handles, closing, up_ready, up_eof, shut, state, ping, held;
+    int closing, up_eof, shut, state, ping, held;
+    int reset_after;             /* reset the master's connection once dout is out */
+    int corked;                  /* a pump is running: writes wait for its end, then go as one */
     int planned;                 /* plan drawn for the request at the head of din, kept */
     int pending;                 /* a search went upstream, its row not yet logged */
     rl_tx_plan plan;
@@ -28,13 +38,6 @@ typedef struct rl_pconn {
     size_t drip_off;
     struct rl_pconn *next, **pprev;
 } pconn;
-
-typedef struct pwrite {
-    uv_write_t w;
-    pconn *c;
-    int then_reset;
-    uint8_t data[];
-} pwrite;
 
 static const char *act_names[RL_PX_N] = {"passed", "error", "warning", "held",
                                          "delayed", "reset", "dropped"};
@@ -84,17 +87,34 @@ static void log_unread(pconn *c)
 
 /* ---- lifecycle ------------------------------------------------------ */
 
+static void consume(hk_bytes *b, size_t n)
+{
+    memmove(b->p, b->p + n, b->len - n);
+    b->len -= n;
+}
+
 static void on_closed(uv_handle_t *h)
 {
     pconn *c = h->data;
-    if (--c->handles > 0)
-        return;
     hk_bytes_free(&c->din);
     hk_bytes_free(&c->uin);
+    hk_bytes_free(&c->dout);
+    hk_bytes_free(&c->uout);
     hk_bytes_free(&c->reply);
     free(c);
 }
 
+/* Close a socket; reset: with an RST (no linger), as a dead agent's connection ends. */
+static void close_sock(rl_ep *ep, rl_epw *w, int reset)
+{
+    struct linger lg = {1, 0};
+    if (w->fd >= 0 && reset)
+        setsockopt(w->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+    rl_ep_close_fd(ep, w);
+}
+
+/* Both sockets closed at once; the memory goes when the loop has closed the timer, so a
+ * caller up the stack may still look at c->closing. */
 static void conn_close(pconn *c, int reset)
 {
     if (c->closing)
@@ -113,42 +133,90 @@ static void conn_close(pconn *c, int reset)
             c->next->pprev = c->pprev;
         c->pprev = NULL;
     }
+    close_sock(c->p->ep, &c->up, 0);
+    close_sock(c->p->ep, &c->dn, reset);
     uv_close((uv_handle_t *)&c->timer, on_closed);
-    uv_close((uv_handle_t *)&c->up, on_closed);
-    if (!reset || uv_tcp_close_reset(&c->dn, on_closed) != 0)
-        uv_close((uv_handle_t *)&c->dn, on_closed);
 }
 
-static void on_written(uv_write_t *w, int status)
+/* A socket watched for reading, and for writing while something waits to go out. */
+static int watch(pconn *c, rl_epw *w)
 {
-    pwrite *pw = (pwrite *)w;
-    if (status < 0 || pw->then_reset)
-        conn_close(pw->c, 1);
-    free(pw);
+    const hk_bytes *out = w == &c->dn ? &c->dout : &c->uout;
+    if (w->fd < 0 || rl_ep_watch(c->p->ep, w, EPOLLIN | (out->len ? EPOLLOUT : 0)) == 0)
+        return 0;
+    conn_close(c, 1);
+    return -1;
+}
+
+/* A failed write or read on the agent's socket before it said anything: the connect. */
+static int up_connect_failed(int err)
+{
+    return err == ECONNREFUSED || err == ETIMEDOUT || err == EHOSTUNREACH ||
+           err == ENETUNREACH;
+}
+
+static void io_failed(pconn *c, rl_epw *w, int err)
+{
+    if (w == &c->up && !c->fup.got_hello && !c->uin.len && up_connect_failed(err))
+        c->p->st.upstream_failed++;
+    conn_close(c, 1); /* the master sees what a dead agent gives: a reset */
+}
+
+/* What waits in w's buffer, written as far as the socket takes it; then what was to follow
+ * the master's last bytes (a reset, or the close after the agent's). */
+static void flush(pconn *c, rl_epw *w)
+{
+    hk_bytes *out = w == &c->dn ? &c->dout : &c->uout;
+    size_t off = 0;
+    while (off < out->len && w->fd >= 0) {
+        ssize_t n = send(w->fd, out->p + off, out->len - off, MSG_NOSIGNAL);
+        if (n > 0)
+            off += (size_t)n;
+        else if (n < 0 && errno == EINTR)
+            continue;
+        else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        else {
+            io_failed(c, w, errno);
+            return;
+        }
+    }
+    if (off)
+        consume(out, off);
+    if (watch(c, w) < 0 || w != &c->dn || c->dout.len)
+        return;
+    if (c->reset_after)
+        conn_close(c, 1);
+    else if (c->shut)
+        conn_close(c, 0);
 }
 
 /* n bytes to the master (to = &c->dn) or the agent (&c->up); then_reset: reset after. */
-static void send_to(pconn *c, uv_tcp_t *to, const void *b, size_t n, int then_reset)
+static void send_to(pconn *c, rl_epw *to, const void *b, size_t n, int then_reset)
 {
-    pwrite *pw = c->closing ? NULL : malloc(sizeof *pw + n);
-    if (!pw) {
-        conn_close(c, 1);
+    hk_bytes *out = to == &c->dn ? &c->dout : &c->uout;
+    if (c->closing)
         return;
+    if (to->fd >= 0) { /* the agent's side closed: what it would get goes nowhere */
+        hk_put_raw(out, b, n);
+        if (out->oom) {
+            conn_close(c, 1);
+            return;
+        }
     }
-    pw->c = c;
-    pw->then_reset = then_reset;
-    memcpy(pw->data, b, n);
-    uv_buf_t ub = uv_buf_init((char *)pw->data, (unsigned)n);
-    if (uv_write(&pw->w, (uv_stream_t *)to, &ub, 1, on_written) < 0) {
-        free(pw);
-        conn_close(c, 1);
-    }
+    c->reset_after |= then_reset;
+    if (!c->corked && (out->len == n || to->fd < 0)) /* nothing was waiting: out at once */
+        flush(c, to);
 }
 
-static void consume(hk_bytes *b, size_t n)
+/* The pumps' writes, each side's as one send (the master's hello and request together). */
+static void uncork(pconn *c)
 {
-    memmove(b->p, b->p + n, b->len - n);
-    b->len -= n;
+    c->corked = 0;
+    if (!c->closing && c->uout.len && !(c->up.events & EPOLLOUT))
+        flush(c, &c->up);
+    if (!c->closing && !(c->dn.events & EPOLLOUT))
+        flush(c, &c->dn);
 }
 
 static int stalled(const rl_proxy *p) { return rl_toxics_have(p->tx, p->ntx, RL_TX_STALL); }
@@ -255,12 +323,6 @@ static void deliver(pconn *c, const uint8_t *unit, size_t n)
     send_reply(c);
 }
 
-static void on_shut(uv_shutdown_t *sd, int status)
-{
-    (void)status;
-    conn_close(sd->data, 0);
-}
-
 /* The agent closed: once what it sent before is through, the master sees the close too. */
 static void finish(pconn *c)
 {
@@ -271,8 +333,7 @@ static void finish(pconn *c)
         send_to(c, &c->dn, c->uin.p, c->uin.len, 0);
     c->uin.len = 0;
     c->shut = 1;
-    c->sd.data = c;
-    if (c->closing || uv_shutdown(&c->sd, (uv_stream_t *)&c->dn, on_shut) < 0)
+    if (!c->closing && !c->dout.len)
         conn_close(c, 0);
 }
 
@@ -364,7 +425,7 @@ static int request(pconn *c, const hk_hdr *h, size_t used)
 
 static void pump_dn(pconn *c)
 {
-    while (!c->closing && c->up_ready && c->state == ST_IDLE && !stalled(c->p)) {
+    while (!c->closing && c->state == ST_IDLE && !stalled(c->p)) {
         if (blackholed(c->p)) {
             c->p->st.req[0][RL_PX_DROPPED] += c->din.len > 0;
             log_unread(c);
@@ -390,49 +451,52 @@ static void pump_dn(pconn *c)
 
 /* ---- reading -------------------------------------------------------- */
 
-static void on_alloc(uv_handle_t *h, size_t want, uv_buf_t *b)
+/* The agent closed its side (or reset it): its socket goes, and what waited for it. */
+static void up_gone(pconn *c)
 {
-    (void)h;
-    b->base = malloc(want);
-    b->len = b->base ? want : 0;
+    c->up_eof = 1;
+    c->uout.len = 0;
+    close_sock(c->p->ep, &c->up, 0);
+    finish(c);
 }
 
-static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
+/* One read (another comes with the next event while more waits: level-triggered). */
+static void read_side(pconn *c, rl_epw *w)
 {
-    pconn *c = s->data;
-    int from_up = s == (uv_stream_t *)&c->up;
+    uint8_t buf[65536];
+    int from_up = w == &c->up;
     hk_bytes *in = from_up ? &c->uin : &c->din;
-    if (n < 0 && from_up && !c->closing) {
-        c->up_eof = 1;
-        uv_read_stop(s);
-        finish(c);
-    } else if (n < 0 && !c->closing)
+    ssize_t n = read(w->fd, buf, sizeof buf);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n < 0 && from_up && !c->fup.got_hello && !c->uin.len && up_connect_failed(errno))
+        io_failed(c, w, errno);
+    else if (n <= 0 && from_up)
+        up_gone(c);
+    else if (n <= 0)
         conn_close(c, 0); /* the master went: so does our twin */
-    else if (n > 0 && !c->closing) {
-        hk_put_raw(in, b->base, (size_t)n);
+    else {
+        hk_put_raw(in, buf, (size_t)n);
         if (in->oom || in->len > HK_PROTO_MAX_PACKET + 4096u)
             conn_close(c, 1);
-        else if (from_up)
-            pump_up(c);
-        else
-            pump_dn(c);
+        else {
+            c->corked = 1;
+            if (from_up)
+                pump_up(c);
+            else
+                pump_dn(c);
+            uncork(c);
+        }
     }
-    free(b->base);
 }
 
-static void on_up_connected(uv_connect_t *r, int status)
+static void on_io(rl_epw *w, uint32_t ev)
 {
-    pconn *c = r->data;
-    if (status == UV_ECANCELED || c->closing)
-        return;
-    if (status < 0) {
-        c->p->st.upstream_failed++;
-        conn_close(c, 1); /* the master sees what a dead agent gives: a reset */
-        return;
-    }
-    c->up_ready = 1;
-    uv_read_start((uv_stream_t *)&c->up, on_alloc, on_read);
-    pump_dn(c);
+    pconn *c = w->data;
+    if (!c->closing && (ev & EPOLLOUT))
+        flush(c, w);
+    if (!c->closing && w->fd >= 0 && (ev & (EPOLLIN | EPOLLERR | EPOLLHUP)))
+        read_side(c, w);
 }
 
 static void link_conn(rl_proxy *p, pconn *c)
@@ -445,7 +509,7 @@ static void link_conn(rl_proxy *p, pconn *c)
     p->nconns++;
 }
 
-static pconn *conn_new(rl_proxy *p)
+static pconn *conn_new(rl_proxy *p, int fd)
 {
     pconn *c = calloc(1, sizeof *c);
     if (!c)
@@ -453,14 +517,16 @@ static pconn *conn_new(rl_proxy *p)
     c->p = p;
     hk_bytes_init(&c->din);
     hk_bytes_init(&c->uin);
+    hk_bytes_init(&c->dout);
+    hk_bytes_init(&c->uout);
     hk_bytes_init(&c->reply);
     hk_frame_init(&c->fdn, HK_PROTO_MAX_PACKET);
     hk_frame_init(&c->fup, HK_PROTO_MAX_PACKET);
-    uv_tcp_init(p->loop, &c->dn);
-    uv_tcp_init(p->loop, &c->up);
     uv_timer_init(p->loop, &c->timer);
-    c->dn.data = c->up.data = c->timer.data = c->creq.data = c;
-    c->handles = 3;
+    c->timer.data = c->dn.data = c->up.data = c;
+    c->dn.cb = c->up.cb = on_io;
+    c->dn.fd = fd;
+    c->up.fd = -1;
     link_conn(p, c);
     return c;
 }
@@ -474,14 +540,27 @@ static int refused(rl_proxy *p)
     return 0;
 }
 
-static void on_conn(uv_stream_t *srv, int status)
+/* The agent's socket, its connect under way: the master's bytes go to it as they come (the
+ * kernel holds them until it is up, or a refused connect fails them). */
+static int connect_up(pconn *c)
 {
-    rl_proxy *p = srv->data;
-    pconn *c = status < 0 ? NULL : conn_new(p);
-    if (!c)
-        return;
-    if (uv_accept(srv, (uv_stream_t *)&c->dn) < 0) {
-        conn_close(c, 0);
+    int one = 1;
+    c->up.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c->up.fd < 0)
+        return -1;
+    setsockopt(c->up.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(c->up.fd, (const struct sockaddr *)&c->p->up_addr, sizeof c->p->up_addr) < 0 &&
+        errno != EINPROGRESS)
+        return -1;
+    return 0;
+}
+
+/* A master's connection accepted on fd (non-blocking; TCP_NODELAY from the listener). */
+static void on_conn(rl_proxy *p, int fd)
+{
+    pconn *c = conn_new(p, fd);
+    if (!c) {
+        close(fd);
         return;
     }
     p->st.accepted++;
@@ -490,13 +569,45 @@ static void on_conn(uv_stream_t *srv, int status)
         conn_close(c, 1);
         return;
     }
-    uv_tcp_nodelay(&c->dn, 1);
-    uv_tcp_nodelay(&c->up, 1);
-    uv_read_start((uv_stream_t *)&c->dn, on_alloc, on_read);
-    if (uv_tcp_connect(&c->creq, &c->up, (const struct sockaddr *)&p->up_addr,
-                       on_up_connected) < 0) {
+    if (connect_up(c) < 0) {
         p->st.upstream_failed++;
         conn_close(c, 1);
+        return;
+    }
+    if (watch(c, &c->dn) == 0)
+        watch(c, &c->up);
+}
+
+/* Out of descriptors: the spare one makes room to take the connection, reset at once (as
+ * libuv does), rather than the listener firing without end. */
+static void shed(rl_proxy *p)
+{
+    if (p->spare_fd < 0)
+        return;
+    close(p->spare_fd);
+    int fd = accept4(p->srv.fd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd >= 0) {
+        struct linger lg = {1, 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        close(fd);
+        p->st.accepted++;
+        p->st.refused++;
+    }
+    p->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static void on_accept(rl_epw *w, uint32_t ev)
+{
+    rl_proxy *p = w->data;
+    (void)ev;
+    for (int i = 0; i < 64 && p->srv.fd >= 0; i++) {
+        int fd = accept4(p->srv.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0)
+            on_conn(p, fd);
+        else if (errno == EMFILE || errno == ENFILE)
+            shed(p);
+        else if (errno != EINTR && errno != ECONNABORTED)
+            return;
     }
 }
 
@@ -507,6 +618,7 @@ int rl_proxy_init(rl_proxy *p, uv_loop_t *loop, const char *name, const char *li
 {
     memset(p, 0, sizeof *p);
     p->loop = loop;
+    p->srv.fd = p->spare_fd = -1;
     char host[64];
     int port;
     if (rl_addr_parse(upstream, host, sizeof host, &port) < 0 ||
@@ -518,54 +630,98 @@ int rl_proxy_init(rl_proxy *p, uv_loop_t *loop, const char *name, const char *li
     snprintf(p->listen, sizeof p->listen, "%s", listen);
     snprintf(p->upstream, sizeof p->upstream, "%s", upstream);
     p->rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!p->rng)
-        return hk_err_msg(msg, n, "out of memory");
+    p->ep = rl_ep_new(loop);
+    if (!p->rng || !p->ep)
+        return hk_err_msg(msg, n, "out of memory (or no epoll set)");
     gsl_rng_set(p->rng, seed);
+    p->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     return 0;
 }
 
-static void on_srv_closed(uv_handle_t *h) { free(h); }
+/* The listener: non-blocking, SO_REUSEADDR (as libuv's bind), TCP_NODELAY for every
+ * connection it accepts (Linux copies it to them). 0, or -1 with errno. */
+static int listen_sock(const struct sockaddr_in *a)
+{
+    int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) < 0 ||
+        bind(fd, (const struct sockaddr *)a, sizeof *a) < 0 || listen(fd, 511) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
 
 static int listen_on(rl_proxy *p, char *msg, int n)
 {
     char host[64];
-    int port, rc;
+    int port;
     struct sockaddr_in a;
     rl_addr_parse(p->listen, host, sizeof host, &port);
-    if ((rc = uv_ip4_addr(host, port, &a)) < 0)
+    if (uv_ip4_addr(host, port, &a) < 0)
         return hk_err_msg(msg, n, "listen %s: expected an IPv4 address", p->listen);
-    if (!(p->srv = malloc(sizeof *p->srv)))
-        return hk_err_msg(msg, n, "out of memory");
-    uv_tcp_init(p->loop, p->srv);
-    p->srv->data = p;
-    p->listening = 1;
-    if ((rc = uv_tcp_bind(p->srv, (const struct sockaddr *)&a, 0)) < 0 ||
-        (rc = uv_listen((uv_stream_t *)p->srv, 511, on_conn)) < 0) {
-        uv_close((uv_handle_t *)p->srv, on_srv_closed);
-        p->listening = 0;
+    p->srv.fd = listen_sock(&a);
+    p->srv.cb = on_accept;
+    p->srv.data = p;
+    p->srv.events = 0;
+    int rc = p->srv.fd < 0 ? -errno : rl_ep_watch(p->ep, &p->srv, EPOLLIN);
+    if (rc < 0) {
+        rl_ep_close_fd(p->ep, &p->srv);
         return hk_err_msg(msg, n, "proxy %s on %s: %s", p->name, p->listen, uv_strerror(rc));
+    }
+    p->listening = 1;
+    return 0;
+}
+
+/* A refuse toxic at toxicity 1: the port closed, so the kernel refuses connects as it does a
+ * dead searchd's (connect() failed); below 1 a connect is accepted, then reset. */
+static int refusing(const rl_proxy *p)
+{
+    for (int i = 0; i < p->ntx; i++)
+        if (p->tx[i].kind == RL_TX_REFUSE && p->tx[i].toxicity >= 1)
+            return 1;
+    return 0;
+}
+
+/* The listener as enabled and the toxics say: 0, or -1 (msg: the port and why). */
+static int sync_listener(rl_proxy *p, char *msg, int n)
+{
+    int want = p->enabled && !refusing(p);
+    if (want && !p->listening && listen_on(p, msg, n) < 0) {
+        p->st.listen_failed++;
+        return -1;
+    }
+    if (!want && p->listening) {
+        rl_ep_close_fd(p->ep, &p->srv);
+        p->listening = 0;
     }
     return 0;
 }
 
 int rl_proxy_enable(rl_proxy *p, int enabled, char *msg, int n)
 {
-    if (enabled && !p->listening && listen_on(p, msg, n) < 0)
+    int was = p->enabled;
+    p->enabled = enabled;
+    if (sync_listener(p, msg, n) < 0) {
+        p->enabled = was;
         return -1;
-    if (!enabled && p->listening) {
-        uv_close((uv_handle_t *)p->srv, on_srv_closed);
-        p->srv = NULL;
-        p->listening = 0;
     }
     while (!enabled && p->conns)
         conn_close(p->conns, 1);
-    p->enabled = enabled;
     return 0;
 }
 
-/* The toxics changed: whatever they held goes on. */
+/* The toxics changed: the listener follows them, and whatever they held goes on. A port
+ * taken meanwhile by another process is counted (listen_failed), tried again at the next
+ * change. */
 static void resume(rl_proxy *p)
 {
+    char msg[160];
+    sync_listener(p, msg, sizeof msg);
     for (pconn *c = p->conns, *next; c; c = next) {
         next = c->next;
         if (c->state == ST_HELD)
@@ -621,7 +777,13 @@ void rl_proxy_clear(rl_proxy *p)
 void rl_proxy_free(rl_proxy *p)
 {
     char msg[8];
-    rl_proxy_enable(p, 0, msg, sizeof msg);
+    if (p->ep)
+        rl_proxy_enable(p, 0, msg, sizeof msg);
+    rl_ep_free(p->ep);
+    p->ep = NULL;
+    if (p->spare_fd >= 0)
+        close(p->spare_fd);
+    p->spare_fd = -1;
     gsl_rng_free(p->rng);
     p->rng = NULL;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <uv.h>
 #include "hk_buf.h"
+#include "rl_ep.h"
 #include "rl_prom.h"
 #include "rl_toxic.h"
 
@@ -24,6 +25,7 @@ typedef enum rl_px_act {
 
 typedef struct rl_proxy_stats {
     uint64_t accepted, refused, upstream_failed, persist;
+    uint64_t listen_failed;          /* the port could not be listened on again */
     uint64_t req[2][RL_PX_N];        /* [0 search, 1 ping][action] */
     rl_prom_hist upstream[2];        /* the upstream's time per request, toxics aside */
 } rl_proxy_stats;
@@ -32,7 +34,9 @@ typedef struct rl_proxy {
     uv_loop_t *loop;
     char name[RL_PROXY_NAME_MAX], listen[64], upstream[64];
     struct sockaddr_in up_addr;
-    uv_tcp_t *srv;               /* the listener, its own allocation (freed when closed) */
+    rl_ep *ep;                   /* the epoll set of its sockets (rl_ep) */
+    rl_epw srv;                  /* the listener (fd -1: not listening) */
+    int spare_fd;                /* a descriptor kept to shed connections at EMFILE */
     int listening, enabled, nconns;
     rl_toxic tx[RL_TX_MAX];
     int ntx;

@@ -83,11 +83,14 @@ void rl_proxy_metrics(rl_proxy *const *ps, int n, hk_buf *b)
     counter(ps, n, b, "hakarma_proxy_connections_accepted_total", "master connections accepted",
             offsetof(rl_proxy_stats, accepted));
     counter(ps, n, b, "hakarma_proxy_connections_refused_total",
-            "master connections reset at once (a refuse toxic, or too many open)",
+            "master connections reset at once (a refuse toxic below toxicity 1, or too many open)",
             offsetof(rl_proxy_stats, refused));
     counter(ps, n, b, "hakarma_proxy_upstream_connect_failures_total",
             "connections to the agent that failed (the master's was reset)",
             offsetof(rl_proxy_stats, upstream_failed));
+    counter(ps, n, b, "hakarma_proxy_listen_failures_total",
+            "times the port could not be listened on again (another process took it)",
+            offsetof(rl_proxy_stats, listen_failed));
     counter(ps, n, b, "hakarma_proxy_persist_total", "PERSIST commands passed on",
             offsetof(rl_proxy_stats, persist));
     gauges(ps, n, b);
