@@ -1,9 +1,10 @@
 /* rl_ep: raw non-blocking sockets watched by one epoll set of our own, itself watched by the
- * libuv loop through a single uv_poll. The wire master opens a connection per query, as
- * searchd does; through uv_tcp each costs ten system calls (libuv's writability wait, its
- * SO_ERROR check, a failing EPOLL_CTL_ADD and a MOD), here six: socket, connect, send, one
- * EPOLL_CTL_ADD, read, close (the kernel drops a closed socket from the set) — plus one
- * epoll_wait for every batch of ready sockets. Linux only, as libuv's own epoll backend. */
+ * libuv loop through a single uv_poll; the wire master's and the fault proxy's (rl_proxy).
+ * The wire master opens a connection per query, as searchd does; through uv_tcp each costs
+ * ten system calls (libuv's writability wait, its SO_ERROR check, a failing EPOLL_CTL_ADD and
+ * a MOD), here six: socket, connect, send, one EPOLL_CTL_ADD, read, close (the kernel drops a
+ * closed socket from the set) — plus one epoll_wait for every batch of ready sockets. Linux
+ * only, as libuv's own epoll backend. */
 #ifndef RL_EP_H
 #define RL_EP_H
 
