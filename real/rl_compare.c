@@ -22,7 +22,21 @@
  * two; the incident test holds windows to the same 5 points). */
 #define RL_AGREE 0.05
 
+/* key: table,agent,mirror as three CSV fields (libcsv's quoting where one needs it) */
 typedef struct srow { char key[600]; double share, p50, p99, failed; } srow;
+
+static void make_key(char *key, size_t n, char **f, const int *c)
+{
+    hk_buf b;
+    hk_buf_init(&b);
+    for (int k = 0; k < 3; k++) {
+        if (k)
+            hk_buf_put(&b, ",", 1);
+        hk_csv_put(&b, f[c[k]]);
+    }
+    snprintf(key, n, "%.*s", b.oom ? 0 : (int)b.len, b.s ? b.s : "");
+    hk_buf_free(&b);
+}
 
 static int read_summary(const char *path, srow *rows, int max)
 {
@@ -37,7 +51,7 @@ static int read_summary(const char *path, srow *rows, int max)
                 hk_csv_column(f, nf, "latency_p50_ms"), hk_csv_column(f, nf, "latency_p99_ms"),
                 hk_csv_column(f, nf, "failed")};
     while (rc == 1 && n < max && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1 && nf >= 11) {
-        snprintf(rows[n].key, sizeof rows[n].key, "%s,%s,%s", f[c[0]], f[c[1]], f[c[2]]);
+        make_key(rows[n].key, sizeof rows[n].key, f, c);
         rows[n].share = atof(f[c[3]]);
         rows[n].p50 = atof(f[c[4]]);
         rows[n].p99 = atof(f[c[5]]);

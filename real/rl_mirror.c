@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "hk_csv.h"
 #include "hk_frame.h"
 #include "hk_proto.h"
 #include "hk_time.h"
@@ -157,6 +158,17 @@ static const char *const outcome_names[RL_SV_N] = {"ok", "error", "warning", "re
 
 const char *rl_served_name(rl_served o) { return o < RL_SV_N ? outcome_names[o] : "?"; }
 
+/* A query's text as a field (libcsv quotes it when needed); a newline in it becomes a space,
+ * so that a row is a line for grep. */
+static void log_field(FILE *f, const char *s)
+{
+    char *one = strchr(s, '\n') ? strdup(s) : NULL;
+    for (char *p = one; p && (p = strchr(p, '\n')); p++)
+        *p = ' ';
+    hk_csv_str(f, one ? one : s, 0);
+    free(one);
+}
+
 /* Counted, then (with --log) one CSV row. */
 static void log_query(rl_conn *c, rl_served o)
 {
@@ -170,18 +182,16 @@ static void log_query(rl_conn *c, rl_served o)
         return;
     uv_timeval64_t tv;
     uv_gettimeofday(&tv);
-    fprintf(f, "%" PRId64 ".%06d,%s,", tv.tv_sec, (int)tv.tv_usec, c->peer);
-    const char *fields[2] = {c->q.indexes, c->q.query};
-    for (int k = 0; k < 2; k++) {
-        fputc('"', f);
-        for (const char *p = fields[k]; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
-            fputc(*p == '\n' ? ' ' : *p, f);
-        }
-        fputs("\",", f);
-    }
-    fprintf(f, "%.3f,%s\n", c->delay_ms, outcome);
+    char t[40], d[32];
+    snprintf(t, sizeof t, "%" PRId64 ".%06d", tv.tv_sec, (int)tv.tv_usec);
+    snprintf(d, sizeof d, "%.3f", c->delay_ms);
+    hk_csv_str(f, t, 1);
+    hk_csv_str(f, c->peer, 0);
+    log_field(f, c->q.indexes);
+    log_field(f, c->q.query);
+    hk_csv_str(f, d, 0);
+    hk_csv_str(f, outcome, 0);
+    hk_csv_end(f);
     fflush(f);
 }
 

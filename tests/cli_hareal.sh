@@ -55,6 +55,11 @@ check "a malformed reply names the peer and byte offset" 'grep -q "wrong replies
 p=$((BASE + 21)); mirror $p --fault retry; wait_port $p; conf "$T/retry.conf" $p
 timeout 30 "$H" replay --config "$T/retry.conf" --trace "$T/t20.csv" --out "$T/retry" --variant sphinx2 > /dev/null 2>&1
 check "retry: RETRY replies are remote_error rows" '[ $(grep -c ",remote_error," "$T/retry/queries.csv") -eq 20 ]'
+# the mirror's --log is CSV (libcsv): a query with a comma and quotes reads back whole
+p=$((BASE + 39)); mirror $p --log "$T/qlog.csv"; wait_port $p; conf "$T/qlog.conf" $p
+printf 't_s,table,query\n0,d,"a, ""b"" c"\n0.01,d,plain\n' > "$T/qtrace.csv"
+timeout 30 "$H" replay --config "$T/qlog.conf" --trace "$T/qtrace.csv" --out "$T/qlog" > /dev/null 2>&1
+check "mirror --log: quoted fields read back whole by a CSV reader" '[ "$(python3 -c "import csv,sys; print(\"|\".join(r[3] for r in csv.reader(open(sys.argv[1]))))" "$T/qlog.csv")" = "query|a, \"b\" c|plain" ]'
 p=$((BASE + 20)); mirror $p --fault "errors(1)"; wait_port $p; conf "$T/err.conf" $p
 timeout 30 "$H" replay --config "$T/err.conf" --trace "$T/t20.csv" --out "$T/err" --variant sphinx2 > /dev/null 2>&1
 check "errors: rows say remote_error" '[ $(grep -c ",remote_error," "$T/err/queries.csv") -eq 20 ]'
