@@ -3,7 +3,8 @@
 #   1. replay: closed loop, 32 in flight, over two zero-delay hareal mirrors — queries/s and the
 #      replay's own CPU time per query (the figure that holds on a loaded machine);
 #   2. the same mirrors behind a real Sphinx 2.2.11 searchd master, driven by mysqlslap — its
-#      queries/s and searchd's CPU time per query, side by side;
+#      queries/s and searchd's CPU time per query; parts 1 and 2 in three rounds in turn, and the
+#      ratio of their medians;
 #   3. open-loop timing lag (sent - scheduled) at 1000 and 5000 queries per second, with the load
 #      average when it ran, so a reader can judge it;
 #   4. hareal proxy in front of both mirrors (one process, two proxies, no toxic): the closed
@@ -31,13 +32,8 @@ printf 'searchd { ha_period_karma = 60  ha_ping_interval = 1000 }\ntable d {\n t
 gen() { awk -v n=$1 -v r=$2 'BEGIN{print "t_s,table,query"; for(i=0;i<n;i++) printf "%.6f,d,q%d\n", i/r, i}' > "$3"; }
 
 gen 20000 1000000 "$T/closed.csv"
-s=$(date +%s.%N)
 TIMEFORMAT=%3U+%3S
-c=$( { time "$H" replay --config "$T/c.conf" --trace "$T/closed.csv" --concurrency 32 --out "$T/closed" > /dev/null 2>&1; } 2>&1 | tail -1)
-e=$(date +%s.%N)
-ok=$(grep -c ",ok," "$T/closed/queries.csv")
-echo "hareal replay, closed loop x32: $(awk -v n=20000 -v s=$s -v e=$e 'BEGIN{printf "%.0f", n/(e-s)}') queries/s ($ok/20000 ok), $(echo "$c" | awk -F+ '{printf "%.1f", ($1 + $2) / 20000 * 1e6}') us CPU per query"
-
+have_sd=0
 if command -v searchd > /dev/null && command -v mysqlslap > /dev/null; then
   cat > "$T/sphinx.conf" <<CONF
 index d { type = distributed
@@ -52,17 +48,35 @@ searchd { listen = 127.0.0.1:$API
   binlog_path =
 }
 CONF
-  searchd --config "$T/sphinx.conf" --nodetach > "$T/searchd.out" 2>&1 & PIDS+=($!)
-  wait_port $QL || { echo "searchd did not start:"; tail -3 "$T/searchd.out"; }
-  # 10 s of mysqlslap (32 connections), then searchd's own query counter and CPU time
-  spid=${PIDS[-1]}; c0=$(cpu_of $spid)
-  timeout 10 mysqlslap -h127.0.0.1 -P$QL --concurrency=32 --iterations=1 --number-of-queries=1000000 \
-    --create-schema=d --query="SELECT * FROM d WHERE MATCH('q')" > /dev/null 2>&1
-  n=$(mysql -h127.0.0.1 -P$QL -N -B -e "SHOW STATUS LIKE 'queries'" | cut -f2)
-  c1=$(cpu_of $spid)
-  echo "searchd 2.2.11 master over the same mirrors, mysqlslap x32 for 10 s: $((n / 10)) queries/s, $(awk -v a=$c0 -v b=$c1 -v n=$n 'BEGIN {printf "%.1f", n ? (b - a) / n * 1e6 : 0}') us searchd CPU per query"
+  searchd --config "$T/sphinx.conf" --nodetach > "$T/searchd.out" 2>&1 & PIDS+=($!); spid=$!
+  if wait_port $QL; then have_sd=1; else echo "searchd did not start:"; tail -3 "$T/searchd.out"; fi
 else
   echo "searchd master: skipped (install sphinxsearch and default-mysql-client)"
+fi
+sdq() { mysql -h127.0.0.1 -P$QL -N -B -e "SHOW STATUS LIKE 'queries'" | cut -f2; }
+# three rounds, the replay and searchd in turn: this VM's CPU per query moves by a third
+# within minutes, so one pair of runs is no ratio
+rr=(); ss=()
+for r in 1 2 3; do
+  s=$(date +%s.%N)
+  c=$( { time "$H" replay --config "$T/c.conf" --trace "$T/closed.csv" --concurrency 32 --out "$T/closed$r" > /dev/null 2>&1; } 2>&1 | tail -1)
+  e=$(date +%s.%N)
+  ok=$(grep -c ",ok," "$T/closed$r/queries.csv")
+  rr+=($(echo "$c" | awk -F+ '{printf "%.1f", ($1 + $2) / 20000 * 1e6}'))
+  echo "round $r: hareal replay, closed loop x32: $(awk -v n=20000 -v s=$s -v e=$e 'BEGIN{printf "%.0f", n/(e-s)}') queries/s ($ok/20000 ok), ${rr[-1]} us CPU per query"
+  [ $have_sd = 1 ] || continue
+  # 6 s of mysqlslap (32 connections): searchd's own query counter and CPU time
+  n0=$(sdq); c0=$(cpu_of $spid)
+  timeout 6 mysqlslap -h127.0.0.1 -P$QL --concurrency=32 --iterations=1 --number-of-queries=1000000 \
+    --create-schema=d --query="SELECT * FROM d WHERE MATCH('q')" > /dev/null 2>&1
+  n1=$(sdq); c1=$(cpu_of $spid); n=$((n1 - n0))
+  ss+=($(awk -v a=$c0 -v b=$c1 -v n=$n 'BEGIN {printf "%.1f", n ? (b - a) / n * 1e6 : 0}'))
+  echo "round $r: searchd 2.2.11 master over the same mirrors, mysqlslap x32 for 6 s: $((n / 6)) queries/s, ${ss[-1]} us searchd CPU per query"
+done
+med() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+if [ $have_sd = 1 ]; then
+  echo "replay vs searchd, CPU per query, medians of three rounds: $(med "${rr[@]}") us vs $(med "${ss[@]}") us: $(awk -v a=$(med "${rr[@]}") -v b=$(med "${ss[@]}") 'BEGIN {printf "%.1f", b / a}')x lighter"
+  kill $spid 2>/dev/null
 fi
 
 for rate in 1000 5000; do
@@ -97,5 +111,4 @@ for r in 1 2 3; do
   a99+=($(awk -v a=$d99 -v b=$p99 'BEGIN {printf "%.0f", (b - a) * 1000}'))
   echo "latency at 1000 q/s, round $r (ms, 5000 queries each way, interleaved): direct p50 $d50 p99 $d99; through the proxy p50 $p50 p99 $p99"
 done
-med() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 echo "latency the proxy adds at 1000 q/s: p50 ${a50[*]} us (median $(med "${a50[@]}")), p99 ${a99[*]} us (median $(med "${a99[@]}")); load average $(cut -d' ' -f1 /proc/loadavg)"
