@@ -39,8 +39,10 @@ int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc);
 void rl_plots(const rl_common *c, const char *who);
 
 /* The scenario at path (loaded into L, the caller frees it) and the host its mirror name
- * is: 0, or HK_EXIT_INPUT after saying what is wrong as who. */
-int rl_scn_mirror(const char *who, const char *path, const char *name, hk_loaded *L, int *host);
+ * is, with a behaviour when behave (a mirror plays it; a proxy in front of a real agent does
+ * not): 0, or HK_EXIT_INPUT after saying what is wrong as who. */
+int rl_scn_mirror(const char *who, const char *path, const char *name, int behave,
+                  hk_loaded *L, int *host);
 
 /* What hareal live hands its searchd-mastered run (hareal_livesd.c). */
 typedef struct rl_livesd {

@@ -140,15 +140,20 @@ const hk_opt rl_common_opts[] = {
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 
-int rl_scn_mirror(const char *who, const char *path, const char *name, hk_loaded *L, int *host)
+int rl_scn_mirror(const char *who, const char *path, const char *name, int behave,
+                  hk_loaded *L, int *host)
 {
     hk_err e;
-    if (hk_scn_load(path, 1, L, &e) < 0) {
+    if (hk_scn_load_live(path, 1, L, &e) < 0) {
         hk_print_err(who, &e);
         return HK_EXIT_INPUT;
     }
     if ((*host = hk_cluster_find_host(L->scn->cl, name)) < 0) {
         fprintf(stderr, "%s: %s is not a mirror of %s\n", who, name, path);
+        return HK_EXIT_INPUT;
+    }
+    if (behave && hk_scn_behaviour_of(L->scn, *host, &e) < 0) {
+        hk_print_err(who, &e);
         return HK_EXIT_INPUT;
     }
     return 0;

@@ -223,6 +223,23 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
     return rc;
 }
 
+/* Each mirror a child plays needs a behaviour; a real agent (--agents) has its own, unless
+ * --compare-sim is to simulate it: 0, or HK_EXIT_INPUT (said). */
+static int behaviours(const hk_scn *s, const char *const *up, int compare)
+{
+    hk_err e;
+    for (int h = 0; h < s->cl->nhosts; h++) {
+        int real = up && up[h];
+        if ((real && !compare) || hk_scn_behaviour_of(s, h, &e) == 0)
+            continue;
+        if (real)
+            hk_err_prefix(&e, "--compare-sim simulates your agents too: ");
+        hk_print_err(WHO, &e);
+        return HK_EXIT_INPUT;
+    }
+    return 0;
+}
+
 /* --agents HOST=IP:PORT,...: up[h] the address of host h's real agent (pointing into buf,
  * which the caller frees), NULL for the rest. 0, or HK_EXIT_USAGE after saying why. */
 static int agents_map(const char *spec, const hk_cluster *cl, const char **up, char **buf)
@@ -309,7 +326,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
         snprintf(lv.cl.self, sizeof lv.cl.self, "%s", self);
     if (!realpath(o.scenario, lv.cl.scn))
         snprintf(lv.cl.scn, sizeof lv.cl.scn, "%s", o.scenario);
-    if (hk_scn_load(o.scenario, !o.c.no_exec, &lv.L, &e) < 0) {
+    if (hk_scn_load_live(o.scenario, !o.c.no_exec, &lv.L, &e) < 0) {
         hk_print_err(WHO, &e);
         return HK_EXIT_INPUT;
     }
@@ -330,6 +347,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     const char **up = o.agents ? calloc((size_t)s->cl->nhosts + 1, sizeof *up) : NULL;
     char *upbuf = NULL;
     rc = o.agents ? (up ? agents_map(o.agents, s->cl, up, &upbuf) : HK_EXIT_RUN) : 0;
+    rc = rc ? rc : behaviours(s, up, o.compare);
     lv.cl.upstream = up;
     if (rc) {
         /* said */

@@ -121,7 +121,7 @@ static int parse(int argc, char **argv, mopts *o)
  * code (said). */
 static int as_scenario(const mopts *o, hk_loaded *L, rl_mirror_cfg *c)
 {
-    int h, rc = rl_scn_mirror(WHO, o->scenario, o->name, L, &h);
+    int h, rc = rl_scn_mirror(WHO, o->scenario, o->name, 1, L, &h);
     if (rc)
         return rc;
     const hk_behave *b = &L->scn->behave[L->scn->host_behave[h]];

@@ -106,7 +106,7 @@ int rl_cmd_proxy(int argc, char **argv)
         return HK_EXIT_INPUT;
     }
     c.config = text;
-    if (o.scenario && (rc = rl_scn_mirror(WHO, o.scenario, o.mirror, &L, &c.host)) != 0) {
+    if (o.scenario && (rc = rl_scn_mirror(WHO, o.scenario, o.mirror, 0, &L, &c.host)) != 0) {
         free(text);
         hk_loaded_free(&L);
         return rc;

@@ -218,7 +218,8 @@ hk_scn *hk_loaded_scn(hk_loaded *l, int variant, hk_warns *warns, hk_err *err)
     hk_warns local = {0};
     if (hk_scn_build(l->conf, l->tables, d, &l->by_dialect[d], err, warns ? warns : &local) < 0)
         return NULL;
-    if (load_empiricals(l->by_dialect[d], err) < 0) {
+    if ((!l->behave_optional && hk_scn_check_behaviour(l->by_dialect[d], err) < 0) ||
+        load_empiricals(l->by_dialect[d], err) < 0) {
         hk_scn_free(l->by_dialect[d]);
         l->by_dialect[d] = NULL;
         return NULL;
@@ -250,10 +251,11 @@ static int read_files(const char *path, int exec, hk_loaded *l, hk_err *err)
     return 0;
 }
 
-static int load(const char *path, int exec, int variant, hk_loaded *l, hk_err *err)
+static int load(const char *path, int exec, int variant, int live, hk_loaded *l, hk_err *err)
 {
     if (read_files(path, exec, l, err) < 0)
         return -1;
+    l->behave_optional = live;
     int v = variant >= 0 ? variant : hk_scn_variant_of(l->conf);
     if (!(l->scn = hk_loaded_scn(l, v < 0 ? 0 : v, &l->warns, err))) {
         hk_loaded_free(l);
@@ -264,7 +266,12 @@ static int load(const char *path, int exec, int variant, hk_loaded *l, hk_err *e
 
 int hk_scn_load(const char *path, int exec, hk_loaded *l, hk_err *err)
 {
-    return load(path, exec, -1, l, err);
+    return load(path, exec, -1, 0, l, err);
+}
+
+int hk_scn_load_live(const char *path, int exec, hk_loaded *l, hk_err *err)
+{
+    return load(path, exec, -1, 1, l, err);
 }
 
 /* No distributed table is served: why (the first refused one's reason, where), or what to add. */

@@ -32,6 +32,7 @@ typedef struct hk_loaded {
     hk_warns warns;              /* of the scenario's own dialect */
     hk_trace_src *trace;         /* owned, NULL unless trace(...) */
     int exec_config;             /* run `#!` configs */
+    int behave_optional;         /* a mirror may have no behaviour (hk_scn_load_live) */
     int nran;                    /* configs that were run (`#!`), to tell the user */
     char ran[2][1024];
 } hk_loaded;
@@ -39,6 +40,9 @@ typedef struct hk_loaded {
 /* Load path. exec: run a config whose first line is `#!` (Manticore's behaviour) and read its
  * output; 0 refuses such a config. */
 int hk_scn_load(const char *path, int exec, hk_loaded *out, hk_err *err);
+/* The same for a live run, some of whose mirrors may be real agents: a mirror without a
+ * behaviour is not refused here; the caller asks hk_scn_behaviour_of for those it plays. */
+int hk_scn_load_live(const char *path, int exec, hk_loaded *out, hk_err *err);
 /* The tables alone of a config or scenario, for a command that needs no workload (replay,
  * init): path (and the config it names) read as variant's searchd reads it into out->cl
  * (out->scn stays NULL), refused when it serves no distributed table (the error says why the

@@ -387,7 +387,7 @@ static int find_overload(fx *x)
 {
     for (int h = 0; x->in->util && h < cl(x)->nhosts; h++) {
         double u = x->in->util[h];
-        if (isnan(u) || u < HK_OVERLOAD_UTIL)
+        if (isnan(u) || u < HK_OVERLOAD_UTIL || x->in->scn->host_behave[h] < 0)
             continue;
         const hk_behave *b = &x->in->scn->behave[x->in->scn->host_behave[h]];
         if (hk_find_add(x, "overload", -1, -1, -1, h, 0.75 * (double)x->in->duration_us / 1e6,
@@ -560,7 +560,7 @@ static void caveats(const hk_find_in *in, hk_findings *o)
     }
     double k = (double)in->scn->cl->set.karma_s, d = (double)in->duration_us / 1e6;
     if (k > d) {
-        snprintf(b, sizeof b, "the run (%.0f s) is shorter than one ha_period_karma (%.0f s): "
+        snprintf(b, sizeof b, "the run (%.3g s) is shorter than one ha_period_karma (%.0f s): "
                  "the weights were never recomputed from a whole period, so a strategy that "
                  "weighs latency has not shown what it does", d, k);
         caveat(o, b);

@@ -139,16 +139,28 @@ static int read_mirrors(ctx *x)
         else if (h >= 0)
             s->host_behave[h] = s->nbehave - 1;
     }
-    for (int h = 0; h < s->cl->nhosts; h++) {
-        if (s->host_behave[h] < 0 && def < 0)
-            return hk_err_set(x->err, x->c->file, s->cl->hosts[h].line, s->cl->hosts[h].col,
-                              "mirror %s has no behaviour: expected a 'mirror %s { service = "
-                              "... }' or 'mirror default { ... }' section (hasim init writes "
-                              "them from a SHOW AGENT STATUS)", s->cl->hosts[h].name,
-                              s->cl->hosts[h].name);
+    for (int h = 0; h < s->cl->nhosts; h++)
         if (s->host_behave[h] < 0)
             s->host_behave[h] = def;
-    }
+    return 0;
+}
+
+int hk_scn_behaviour_of(const hk_scn *s, int h, hk_err *err)
+{
+    const hk_host *x = &s->cl->hosts[h];
+    if (s->host_behave[h] >= 0)
+        return 0;
+    return hk_err_set(err, s->file, x->line, x->col,
+                      "mirror %s has no behaviour: expected a 'mirror %s { service = ... }' or "
+                      "'mirror default { ... }' section (hasim init writes them from a SHOW "
+                      "AGENT STATUS)", x->name, x->name);
+}
+
+int hk_scn_check_behaviour(const hk_scn *s, hk_err *err)
+{
+    for (int h = 0; h < s->cl->nhosts; h++)
+        if (hk_scn_behaviour_of(s, h, err) < 0)
+            return -1;
     return 0;
 }
 

@@ -66,7 +66,8 @@ typedef struct hk_scn {
     hk_cluster *cl;              /* owned */
     int nbehave;
     hk_behave *behave;           /* owned */
-    int *host_behave;            /* per host: index into behave */
+    int *host_behave;            /* per host: index into behave; -1: none was written (a real
+                                    agent's, under hareal live --agents) */
     int nfaults;
     hk_fault *faults;
     hk_workload wl;
@@ -99,6 +100,12 @@ hk_dialect hk_dialect_of(int variant);
 int hk_scn_check_sections(const hk_conf *scn, const hk_conf *tables, hk_err *err);
 int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_dialect d, hk_scn **out,
                  hk_err *err, hk_warns *warns);
+/* Host h has a behaviour (a mirror section of its own, or mirror default): 0; else -1 with
+ * the agent line's file:line:column and what to write. hk_scn_build leaves that to its
+ * caller: a simulation needs every host's, a live run only those it plays itself. */
+int hk_scn_behaviour_of(const hk_scn *s, int h, hk_err *err);
+/* Every host has one: 0, or the first that has not (-1, err). */
+int hk_scn_check_behaviour(const hk_scn *s, hk_err *err);
 void hk_scn_free(hk_scn *s);
 /* The config table a trace's table name stands for (table_map applied); -1 if none. */
 int hk_scn_table_of(const hk_scn *s, const char *name);

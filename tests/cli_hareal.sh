@@ -180,6 +180,17 @@ check "live --base-port 65535 for 2 mirrors: refused, the range said" '[ $? -ne 
 "$H" live "$T/closed.scn" --base-port 0 --out "$T/bp4" > /dev/null 2> "$T/bp4.err"
 check "live --base-port 0: a usage error" '[ $? -eq 2 ]'
 
+# every mirror a real agent (--agents): the scenario needs no mirror sections; --compare-sim
+# does (it simulates them), and a mirror hareal plays itself does
+printf 'searchd { ha_period_karma = 2s }\ntable dist {\n type = distributed\n agent = r1:9312|r2:9312:shard1\n}\nworkload { arrivals = poisson(50/s)  duration = 1s }\n' > "$T/real.scn"
+ag="r1:9312=127.0.0.1:$((BASE + 39)),r2:9312=127.0.0.1:$((BASE + 39))"
+timeout 60 "$H" live "$T/real.scn" --agents "$ag" --out "$T/real" > /dev/null 2> "$T/real.err"
+check "live, every mirror a real agent, no mirror section: answered" '[ $? -eq 0 ] && grep -q ",dist,1,r2:9312,1,ok," "$T/real/queries.csv"'
+timeout 60 "$H" live "$T/real.scn" --agents "$ag" --compare-sim --out "$T/real2" > /dev/null 2> "$T/real2.err"
+check "live --agents --compare-sim without a model of them: exit 3, the line said" '[ $? -eq 3 ] && grep -q "real.scn:4:10: --compare-sim simulates your agents too: mirror r1:9312 has no behaviour" "$T/real2.err" && [ ! -e "$T/real2" ]'
+timeout 60 "$H" live "$T/real.scn" --agents "r1:9312=127.0.0.1:$((BASE + 39))" --out "$T/real3" > /dev/null 2> "$T/real3.err"
+check "live: a mirror hareal plays needs a behaviour: exit 3, its line and column" '[ $? -eq 3 ] && grep -q "real.scn:4:18: mirror r2:9312 has no behaviour" "$T/real3.err"'
+
 # a hakarma-extension strategy drives the real master too: peak-ewma sees which mirror is fast
 mirror $((BASE + 36)) --service "constant(2ms)"; mirror $((BASE + 37)) --service "constant(30ms)"
 wait_port $((BASE + 36)); wait_port $((BASE + 37))

@@ -160,5 +160,10 @@ check "manticore status: connect_failures and network_errors as x.yy" '[ $(grep 
 $H "$S/scenarios/manticore-stall.scn" --variant manticore-fixed --out "$T/mstf" > /dev/null 2>&1
 check "manticore-fixed status: window query time summed" '[ $(grep -c "periods_total_query_time	0$" "$T/mstf/agent_status.txt") -lt 12 ]'
 
+# a mirror with no behaviour cannot be simulated: refused at its agent line, nothing written
+printf 'table d {\n type = distributed\n agent = a:1|b:1:s\n}\nmirror b:1 { service = 1ms }\nworkload { arrivals = poisson(10/s)  duration = 1s }\n' > "$T/nobeh.scn"
+$H "$T/nobeh.scn" --out "$T/nobeh" > /dev/null 2> "$T/nobeh.err"
+check "a mirror without behaviour: exit 3 at its agent line, no folder" '[ $? -eq 3 ] && grep -q "nobeh.scn:3:10: mirror a:1 has no behaviour" "$T/nobeh.err" && [ ! -e "$T/nobeh" ]'
+
 echo "cli_hasim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -400,8 +400,6 @@ static void scenario_errors(void **st)
         {"table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1) }\n"
          "workload { arrivals = poisson(1/s) }\nfault a:1 { at = 1s kind = hang }\n", 6, 28,
          "'hang' names two faults"},
-        {"table d { type = distributed\n agent = a:1:s\n}\n"
-         "workload { arrivals = poisson(1/s) }\n", 2, 10, "has no behaviour"},
         {"table d { type = distributed\n agent = a:1:s\n}\nmirror default { service = constant(1) }"
          "\nsim { variant = mariadb }\nworkload { arrivals = poisson(1/s) }\n", 5, 17,
          "variant: expected one of"},
@@ -420,10 +418,35 @@ static void scenario_errors(void **st)
     }
 }
 
+/* A mirror without a behaviour is built (a live run's real agent); the callers that play or
+ * simulate it are refused with the agent line's place. */
+static void mirror_without_behaviour(void **state)
+{
+    (void)state;
+    const char *t = "table d { type = distributed\n agent = a:1|b:1:s\n}\n"
+                    "mirror b:1 { service = constant(1) }\nworkload { arrivals = poisson(1/s) }\n";
+    hk_conf *c;
+    hk_err e;
+    hk_scn *s = NULL;
+    assert_int_equal(hk_conf_parse(t, strlen(t), "t.scn", &c, &e), 0);
+    assert_int_equal(hk_scn_build(c, NULL, HK_DIALECT_MANTICORE, &s, &e, NULL), 0);
+    assert_int_equal(s->host_behave[0], -1);
+    assert_int_equal(hk_scn_behaviour_of(s, 1, &e), 0);
+    assert_int_equal(hk_scn_behaviour_of(s, 0, &e), -1);
+    assert_int_equal(e.line, 2);
+    assert_int_equal(e.col, 10);
+    assert_non_null(strstr(e.msg, "mirror a:1 has no behaviour"));
+    assert_int_equal(hk_scn_check_behaviour(s, &e), -1);
+    assert_non_null(strstr(e.msg, "mirror a:1 has no behaviour"));
+    hk_scn_free(s);
+    hk_conf_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pure_delay_shares_equal_weights),
+        cmocka_unit_test(mirror_without_behaviour),
         cmocka_unit_test(mmc_mean_wait),
         cmocka_unit_test(period_rows_hold_every_answer),
         cmocka_unit_test(noerrors_first_answer_takes_all_until_pings),
