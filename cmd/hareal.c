@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "hareal.h"
 
 static const hk_cmd hareal_cmd = {
@@ -12,9 +13,21 @@ static const hk_cmd hareal_cmd = {
     "Each command has its own --help (its options, files and exit codes).",
     {{NULL, 0}}, 0, 0, "command", NULL};
 
+/* Every command holds a socket per connection (a proxy two): the open-files limit goes from
+ * its soft value (1024 on a stock Debian login) to its hard one, as a server would ask. */
+static void open_files_raised(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+        r.rlim_cur = r.rlim_max == RLIM_INFINITY ? 1048576 : r.rlim_max; /* Linux's nr_open */
+        setrlimit(RLIMIT_NOFILE, &r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN); /* a peer that closed early is an error value, not a death */
+    open_files_raised();
     if (argc > 1 && !strcmp(argv[1], "mirror"))
         return rl_cmd_mirror(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "replay"))

@@ -25,7 +25,8 @@ wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/nul
 
 "$H" mirror --listen 127.0.0.1:$M --service 5ms --quiet & PIDS+=($!); mpid=$!
 printf '[{"name":"m1","listen":"127.0.0.1:%d","upstream":"127.0.0.1:%d"}]\n' $X $M > "$T/px.json"
-"$H" proxy --config "$T/px.json" --api 127.0.0.1:$API --seed 7 > "$T/px.out" 2>&1 & PIDS+=($!)
+# started with a soft open-files limit of 256 (a stock login's is 1024: 500 proxied connections)
+(ulimit -Sn 256; exec "$H" proxy --config "$T/px.json" --api 127.0.0.1:$API --seed 7) > "$T/px.out" 2>&1 & PIDS+=($!); xpid=$!
 wait_port $M && wait_port $API || { echo "FAIL: mirror or proxy did not start"; cat "$T/px.out"; exit 1; }
 printf 'searchd { ha_period_karma = 60  ha_ping_interval = 0  agent_connect_timeout = 300  agent_query_timeout = 400 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d:shard1\n}\n' $X > "$T/c.conf"
 awk 'BEGIN {print "t_s,table,query"; for (i = 0; i < 40; i++) printf "%.3f,d,q%d\n", i / 100, i}' > "$T/t.csv"
@@ -48,6 +49,7 @@ hi() { tail -1 "$T/$1.lat"; }          # the slowest
 ge() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a + 0 >= b + 0)}'; }
 metric() { curl -s http://127.0.0.1:$API/metrics | awk -v k="$1" 'index($0, k) == 1 {print $2}'; }
 
+check "the proxy raised its open-files limit from 256 to the hard one ($(ulimit -Hn)) [$(awk '/open files/ {print $4}' /proc/$xpid/limits)]" '[ "$(awk "/open files/ {print \$4}" /proc/$xpid/limits)" = "$(ulimit -Hn)" ] || [ "$(ulimit -Hn)" = unlimited ]'
 run none;      check "no toxic: 40 ok, under 50 ms [$(st none) max $(hi none)]" '[ "$(st none)" = "ok=40 " ] && ! ge "$(hi none)" 50'
 run errors '{"name":"t","type":"errors"}'
 check "errors: 40 remote_error [$(st errors)]" '[ "$(st errors)" = "remote_error=40 " ]'
