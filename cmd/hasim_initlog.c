@@ -102,6 +102,10 @@ int initlog_read(const char *path, const hk_incident *inc, const hk_cluster *cl,
     ls->not_search = t.skipped;
     ls->garbage = t.garbage;
     ls->batched = t.batched;
+    if (r == 0 && t.echoes)
+        fprintf(stderr, P ": note: %s: %ld error entries of failed statements (Manticore's "
+                "' # error=' lines) were not taken as searches: a query that ran has its own "
+                "line, with its outcome\n", path, t.echoes);
     hk_trace_close(&t);
     if (r == 0 && (ls->not_search || ls->garbage))
         fprintf(stderr, P ": note: %s: %ld entries that are no search (SHOW, SET, SELECT 1, ...) "

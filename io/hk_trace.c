@@ -233,6 +233,8 @@ int hk_trace_next(hk_trace *t, hk_qrec *q, hk_err *err)
         }
         if (rc == HK_QLOG_NOT_SEARCH)
             t->skipped++;
+        else if (rc == HK_QLOG_ERROR_ECHO)
+            t->echoes++;
         else if (n > 1) /* not a blank line */
             t->garbage++;
     }

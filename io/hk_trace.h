@@ -30,6 +30,7 @@ typedef struct hk_trace {
     int c_t, c_table, c_query;
     long skipped;                /* log entries that were not searches (SHOW, SET, SELECT 1) */
     long garbage;                /* lines of a log that are no log entry at all */
+    long echoes;                 /* Manticore's ' # error=' entries of failed statements */
     long batched;                /* queries folded into the batch of the line before */
     hk_qrec prev;                /* the last query returned (its batch key; no query text) */
     int batch_left;              /* lines of its ' xN' batch still to come */

@@ -144,12 +144,14 @@ static void blame_of(const char *t, const char *e, hk_qrec *q)
     hk_qlog_agent(t, e, q->blame, sizeof q->blame);
 }
 
-/* The comment after the statement: agents=(...), warning=, error=. */
+/* The comment after the statement: agents=(...), warning=, error=. 2.2.11 opens it with a
+ * space after the slash-star; Manticore puts its first item right after it, so a failed
+ * query's comment starts "error=" with no space before it. */
 static void tail_comment(const char *sql, hk_qrec *q)
 {
-    const char *c = strstr(sql, "/* "), *e;
-    while (c && strstr(c + 3, "/* ")) /* the last comment of the line */
-        c = strstr(c + 3, "/* ");
+    const char *c = strstr(sql, "/*"), *e;
+    while (c && strstr(c + 2, "/*")) /* the last comment of the line */
+        c = strstr(c + 2, "/*");
     if (!c || !(e = strstr(c, "*/")))
         return;
     const char *a = strstr(c, "agents=(");
@@ -165,7 +167,7 @@ static void tail_comment(const char *sql, hk_qrec *q)
         p = *p == ',' ? p + 1 : NULL;
     }
     const char *w = strstr(c, "warning="), *x = strstr(c, "error=");
-    if (x && x < e && (x == c + 3 || x[-1] == ' ')) {
+    if (x && x < e && (x == c + 2 || x[-1] == ' ')) {
         q->outcome = HK_QLOG_FAILED;
         blame_of(x, e, q);
     } else if (w && w < e) {
@@ -188,6 +190,8 @@ int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what)
     }
     const char *r = strstr(line, " real ");
     const char *end = strstr(line, "*/");
+    if (end && (!r || r > end) && strstr(end, " # error="))
+        return HK_QLOG_ERROR_ECHO;
     if (!r || !end || r > end) {
         *col = (int)(r ? r - line : 3 + n) + 1;
         *what = "'real SECONDS' and '*/' closing the header comment";

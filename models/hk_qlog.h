@@ -50,10 +50,14 @@ typedef struct hk_qrec {
 } hk_qrec;
 
 /* 1 = a query; HK_QLOG_NOT_SEARCH = a log entry that is no search (SHOW, SET, CALL, a SELECT
- * with no FROM such as 'SELECT 1'); 0 = not a log entry at all (garbage: counted, skipped);
- * -1 = malformed (*col, *what set). A table name longer than 127 characters is malformed; the
- * query is never truncated when qcap is enough. */
+ * with no FROM such as 'SELECT 1'); HK_QLOG_ERROR_ECHO = Manticore's entry for a statement that
+ * failed, '/ * TIME conn N (ADDR) * / STATEMENT # error=TEXT' with no 'real' (a query that ran
+ * has its own line too, which carries the outcome; one that never ran reached no agent);
+ * 0 = not a log entry at all (garbage: counted, skipped); -1 = malformed (*col, *what set).
+ * A table name longer than 127 characters is malformed; the query is never truncated when
+ * qcap is enough. */
 #define HK_QLOG_NOT_SEARCH 2
+#define HK_QLOG_ERROR_ECHO 3
 int hk_qlog_sphinxql(const char *line, hk_qrec *q, int *col, const char **what);
 int hk_qlog_plain(const char *line, hk_qrec *q, int *col, const char **what);
 /* "Sun Apr 28 12:38:02.808 2024" at s: consumes it, returns µs since epoch or -1. */

@@ -51,6 +51,9 @@ void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *tit
         fprintf(out, "trace: %ld entries that are no search (SHOW, SET, SELECT 1, ...) and %ld "
                 "lines that are no log entry were not sent\n", d->trace->skipped,
                 d->trace->garbage);
+    if (d->trace && d->trace->echoes)
+        fprintf(out, "trace: %ld error entries of failed statements (Manticore's ' # error=' "
+                "lines) were not sent: a query that ran has its own line\n", d->trace->echoes);
     if (d->trace && d->trace->batched)
         fprintf(out, "trace: %ld searches of multi-query batches were sent as their batch's "
                 "one query (the agents got one request per batch)\n", d->trace->batched);

@@ -20,8 +20,8 @@
 
 /* ---- which searchd ---------------------------------------------------- */
 
-/* Its output of `--help` (both print their banner first), up to n bytes: the length, -1. */
-static ssize_t help_text(const char *path, char *buf, size_t n)
+/* Its output of `searchd ARG`, up to n bytes: the length, -1. */
+static ssize_t banner_text(const char *path, const char *arg, char *buf, size_t n)
 {
     int p[2];
     if (pipe(p) < 0)
@@ -31,7 +31,7 @@ static ssize_t help_text(const char *path, char *buf, size_t n)
         dup2(p[1], 1);
         dup2(p[1], 2);
         close(p[0]);
-        execlp(path, path, "--help", (char *)NULL);
+        execlp(path, path, arg, (char *)NULL);
         _exit(127);
     }
     close(p[1]);
@@ -47,13 +47,11 @@ static ssize_t help_text(const char *path, char *buf, size_t n)
     return (ssize_t)len;
 }
 
-int rl_searchd_probe(rl_searchd *sd, hk_err *e)
+/* The banner line in out ("Sphinx 2.2.11-id64-release (95ae9a6)", "Manticore 6.3.6 ..."):
+ * 1 and sd->kind, 0 if none, -1 (e) for a Sphinx that is not 2.x. */
+static int banner_of(rl_searchd *sd, const char *out, hk_err *e)
 {
-    char out[4096];
-    if (help_text(sd->path, out, sizeof out) < 0)
-        return hk_err_set(e, sd->path, 0, 0, "cannot run it (not found, or not executable): "
-                          "give --master searchd=PATH");
-    for (char *l = out; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+    for (const char *l = out; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
         size_t len = strcspn(l, "\r\n");
         int s2 = !strncmp(l, "Sphinx 2.", 9), mc = !strncmp(l, "Manticore ", 10);
         if (!s2 && !mc && strncmp(l, "Sphinx ", 7))
@@ -63,10 +61,27 @@ int rl_searchd_probe(rl_searchd *sd, hk_err *e)
             return hk_err_set(e, sd->path, 0, 0, "is %s: hakarma drives Sphinx 2.2 and "
                               "Manticore searchd", sd->banner);
         sd->kind = mc ? RL_SD_MANTICORE : RL_SD_SPHINX2;
-        return 0;
+        return 1;
     }
-    return hk_err_set(e, sd->path, 0, 0, "its --help names neither Sphinx nor Manticore: not a "
-                      "searchd");
+    return 0;
+}
+
+/* Manticore prints its banner at --version only (its --help is the usage alone); 2.2.11 has no
+ * --version but prints the banner before refusing it, and at --help too. */
+int rl_searchd_probe(rl_searchd *sd, hk_err *e)
+{
+    static const char *const args[2] = {"--version", "--help"};
+    char out[4096];
+    for (int i = 0; i < 2; i++) {
+        if (banner_text(sd->path, args[i], out, sizeof out) < 0)
+            return hk_err_set(e, sd->path, 0, 0, "cannot run it (not found, or not "
+                              "executable): give --master searchd=PATH");
+        int k = banner_of(sd, out, e);
+        if (k)
+            return k < 0 ? -1 : 0;
+    }
+    return hk_err_set(e, sd->path, 0, 0, "neither its --version nor its --help names Sphinx "
+                      "or Manticore: not a searchd");
 }
 
 /* ---- its config ------------------------------------------------------- */

@@ -117,10 +117,21 @@ SH
 chmod +x "$T/fake-searchd"
 timeout 60 "$H" live "$T/demo.scn" --master "searchd=$T/fake-searchd" --out "$T/f" > /dev/null 2> "$T/f.err"; frc=$?
 check "a searchd that exits at start: exit 1, said with its output's last lines" '[ $frc -eq 1 ] && grep -q "exited at start instead of listening" "$T/f.err" && grep -q "FATAL: no license to listen" "$T/f.err" && ! pgrep -f -- "--scenario $T/demo.scn" > /dev/null'
+# a Manticore says its banner at --version only (its --help is the usage): told apart, its
+# config written without 2.2's workers key, its refusal reported
+cat > "$T/fake-manticore" <<'SH'
+#!/bin/sh
+case "$1" in --help) echo "Usage: searchd [OPTIONS]"; exit 0;; --version) echo "Manticore 6.3.6 1811a9efb@24052209"; exit 0;; esac
+[ "$1" = --config ] && echo "fake: $(grep -c workers "$2") workers lines, $(grep -c "ha_strategy = nodeads" "$2") nodeads"
+echo "FATAL: this fake Manticore refuses"; exit 1
+SH
+chmod +x "$T/fake-manticore"
+timeout 60 "$H" live "$T/demo.scn" --master "searchd=$T/fake-manticore" --out "$T/fm" > /dev/null 2> "$T/fm.err"; fmrc=$?
+check "a Manticore told by its --version: its config without workers, its refusal said" '[ $fmrc -eq 1 ] && grep -q "(Manticore 6.3.6 1811a9efb@24052209) exited at start" "$T/fm.err" && grep -q "fake: 0 workers lines, 1 nodeads" "$T/fm.err" && grep -q "this fake Manticore refuses" "$T/fm.err"'
 "$H" live "$T/demo.scn" --master searchd=/nonexistent/searchd --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?
 check "a searchd that is not there: exit 2, named" '[ $nrc -eq 2 ] && grep -q "/nonexistent/searchd: cannot run it" "$T/n.err"'
 "$H" live "$T/demo.scn" --master searchd=/bin/true --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?
-check "a binary that is not searchd: exit 2" '[ $nrc -eq 2 ] && grep -q "names neither Sphinx nor Manticore" "$T/n.err"'
+check "a binary that is not searchd: exit 2" '[ $nrc -eq 2 ] && grep -q "neither its --version nor its --help names Sphinx or Manticore" "$T/n.err"'
 "$H" live "$T/demo.scn" --master mysql --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?
 check "--master mysql: exit 2, what it expects said" '[ $nrc -eq 2 ] && grep -q "expected searchd or searchd=PATH" "$T/n.err"'
 "$H" live "$T/demo.scn" --master searchd --plot --out "$T/n" > /dev/null 2> "$T/n.err"; nrc=$?

@@ -159,6 +159,21 @@ static void query_log_evidence(void **st)
                                       "d: all agents failed */", &q, &col, &what), 1);
     assert_int_equal(q.outcome, HK_QLOG_WARNED);
     assert_string_equal(q.blame, "");
+    /* Manticore (e790cb571, live-demo under it): no space before error=, then a second entry
+     * for the failed statement, with no 'real', that is no arrival of its own */
+    assert_int_equal(hk_qlog_sphinxql("/* Sun Dec 06 05:08:09.727 2026 conn 2 (127.0.0.1:41186) "
+                                      "real 0.501 wall 0.501 found 0 */ SELECT * FROM dist WHERE "
+                                      "MATCH('hakarma 1630'); /*error=table dist: agent "
+                                      "127.0.0.1:58639: query timed out */", &q, &col, &what), 1);
+    assert_int_equal(q.outcome, HK_QLOG_FAILED);
+    assert_string_equal(q.blame, "127.0.0.1:58639");
+    assert_int_equal(hk_qlog_sphinxql("/* Sun Dec 06 05:08:09.727 2026 conn 2 (127.0.0.1:41186) */ "
+                                      "SELECT * FROM dist WHERE MATCH('hakarma 1630') # error=table "
+                                      "dist: agent 127.0.0.1:58639: query timed out", &q, &col,
+                                      &what), HK_QLOG_ERROR_ECHO);
+    /* a header with neither 'real' nor an error echo is still malformed */
+    assert_int_equal(hk_qlog_sphinxql("/* Sun Dec 06 05:08:09.727 2026 conn 2 */ SELECT * FROM d",
+                                      &q, &col, &what), -1);
 }
 
 static void query_logs(void **st)
