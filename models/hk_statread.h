@@ -30,7 +30,11 @@ typedef struct hk_sthost {
     int have1, have5;
     double msecs;                /* 2.2.11's msecsperqueryy: total time / events, ms */
     int have_msecs;
-    double c1[HK_EV_N];          /* the 1-period window's counters (an incident's window) */
+    double c1[HK_EV_N];          /* the 1-period window's counters (an incident's window);
+                                    Manticore's, which has no query_timeouts row, get its
+                                    connects that no printed outcome accounts for there */
+    double connect1;             /* the 1-period window's connect_count */
+    int have_connect1;
     double msecs1;               /* ... and its msecsperqueryy */
     int have_msecs1;
     double errorsarow;           /* errors in a row when the status was taken */
@@ -44,6 +48,10 @@ typedef struct hk_status_file {
     int nhosts;
     hk_sthost *h;                /* owned */
 } hk_status_file;
+
+#define HK_STATREAD_HIDDEN_MIN 2     /* Manticore: a window's connects past its printed outcomes
+                                        taken as query timeouts from this many (one connect
+                                        and its outcome may fall in blocks either side) */
 
 /* Read text (len bytes, file for messages). 0, or -1 with err at file:line:col. */
 int hk_statread(const char *text, size_t len, const char *file, hk_status_file *out,
