@@ -104,12 +104,18 @@ static void on_closed(uv_handle_t *h)
     free(c);
 }
 
-/* Close a socket; reset: with an RST (no linger), as a dead agent's connection ends. */
-static void close_sock(rl_ep *ep, rl_epw *w, int reset)
+/* fd's close to send an RST (no linger), as a dead agent's connection ends. */
+static void reset_on_close(int fd)
 {
     struct linger lg = {1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+}
+
+/* Close a socket; reset: with an RST. */
+static void close_sock(rl_ep *ep, rl_epw *w, int reset)
+{
     if (w->fd >= 0 && reset)
-        setsockopt(w->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        reset_on_close(w->fd);
     rl_ep_close_fd(ep, w);
 }
 
@@ -148,16 +154,17 @@ static int watch(pconn *c, rl_epw *w)
     return -1;
 }
 
-/* A failed write or read on the agent's socket before it said anything: the connect. */
-static int up_connect_failed(int err)
+/* err on w is the agent's connect failing: on its socket, before it said anything. */
+static int up_connect_failed(const pconn *c, const rl_epw *w, int err)
 {
-    return err == ECONNREFUSED || err == ETIMEDOUT || err == EHOSTUNREACH ||
-           err == ENETUNREACH;
+    return w == &c->up && !c->fup.got_hello && !c->uin.len &&
+           (err == ECONNREFUSED || err == ETIMEDOUT || err == EHOSTUNREACH ||
+            err == ENETUNREACH);
 }
 
 static void io_failed(pconn *c, rl_epw *w, int err)
 {
-    if (w == &c->up && !c->fup.got_hello && !c->uin.len && up_connect_failed(err))
+    if (up_connect_failed(c, w, err))
         c->p->st.upstream_failed++;
     conn_close(c, 1); /* the master sees what a dead agent gives: a reset */
 }
@@ -195,17 +202,15 @@ static void flush(pconn *c, rl_epw *w)
 static void send_to(pconn *c, rl_epw *to, const void *b, size_t n, int then_reset)
 {
     hk_bytes *out = to == &c->dn ? &c->dout : &c->uout;
-    if (c->closing)
+    if (c->closing || to->fd < 0) /* the agent's side closed: what it would get goes nowhere */
         return;
-    if (to->fd >= 0) { /* the agent's side closed: what it would get goes nowhere */
-        hk_put_raw(out, b, n);
-        if (out->oom) {
-            conn_close(c, 1);
-            return;
-        }
+    hk_put_raw(out, b, n);
+    if (out->oom) {
+        conn_close(c, 1);
+        return;
     }
     c->reset_after |= then_reset;
-    if (!c->corked && (out->len == n || to->fd < 0)) /* nothing was waiting: out at once */
+    if (!c->corked && out->len == n) /* nothing was waiting: out at once */
         flush(c, to);
 }
 
@@ -469,7 +474,7 @@ static void read_side(pconn *c, rl_epw *w)
     ssize_t n = read(w->fd, buf, sizeof buf);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return;
-    if (n < 0 && from_up && !c->fup.got_hello && !c->uin.len && up_connect_failed(errno))
+    if (n < 0 && up_connect_failed(c, w, errno))
         io_failed(c, w, errno);
     else if (n <= 0 && from_up)
         up_gone(c);
@@ -587,8 +592,7 @@ static void shed(rl_proxy *p)
     close(p->spare_fd);
     int fd = accept4(p->srv.fd, NULL, NULL, SOCK_CLOEXEC);
     if (fd >= 0) {
-        struct linger lg = {1, 0};
-        setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        reset_on_close(fd);
         close(fd);
         p->st.accepted++;
         p->st.refused++;
@@ -673,7 +677,6 @@ static int listen_on(rl_proxy *p, char *msg, int n)
         rl_ep_close_fd(p->ep, &p->srv);
         return hk_err_msg(msg, n, "proxy %s on %s: %s", p->name, p->listen, uv_strerror(rc));
     }
-    p->listening = 1;
     return 0;
 }
 
@@ -690,15 +693,13 @@ static int refusing(const rl_proxy *p)
 /* The listener as enabled and the toxics say: 0, or -1 (msg: the port and why). */
 static int sync_listener(rl_proxy *p, char *msg, int n)
 {
-    int want = p->enabled && !refusing(p);
-    if (want && !p->listening && listen_on(p, msg, n) < 0) {
+    int want = p->enabled && !refusing(p), listening = p->srv.fd >= 0;
+    if (want && !listening && listen_on(p, msg, n) < 0) {
         p->st.listen_failed++;
         return -1;
     }
-    if (!want && p->listening) {
+    if (!want && listening)
         rl_ep_close_fd(p->ep, &p->srv);
-        p->listening = 0;
-    }
     return 0;
 }
 

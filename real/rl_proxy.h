@@ -37,7 +37,7 @@ typedef struct rl_proxy {
     rl_ep *ep;                   /* the epoll set of its sockets (rl_ep) */
     rl_epw srv;                  /* the listener (fd -1: not listening) */
     int spare_fd;                /* a descriptor kept to shed connections at EMFILE */
-    int listening, enabled, nconns;
+    int enabled, nconns;
     rl_toxic tx[RL_TX_MAX];
     int ntx;
     gsl_rng *rng;
