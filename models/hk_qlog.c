@@ -138,12 +138,6 @@ const char *hk_qlog_agent(const char *t, const char *e, char *out, size_t n)
     return NULL;
 }
 
-/* "agent HOST:PORT:" in t (up to its end e) -> q->blame. */
-static void blame_of(const char *t, const char *e, hk_qrec *q)
-{
-    hk_qlog_agent(t, e, q->blame, sizeof q->blame);
-}
-
 /* The comment after the statement: agents=(...), warning=, error=. 2.2.11 opens it with a
  * space after the slash-star; Manticore puts its first item right after it, so a failed
  * query's comment starts "error=" with no space before it. */
@@ -169,10 +163,10 @@ static void tail_comment(const char *sql, hk_qrec *q)
     const char *w = strstr(c, "warning="), *x = strstr(c, "error=");
     if (x && x < e && (x == c + 2 || x[-1] == ' ')) {
         q->outcome = HK_QLOG_FAILED;
-        blame_of(x, e, q);
+        hk_qlog_agent(x, e, q->blame, sizeof q->blame);
     } else if (w && w < e) {
         q->outcome = HK_QLOG_WARNED;
-        blame_of(w, e, q);
+        hk_qlog_agent(w, e, q->blame, sizeof q->blame);
     }
 }
 

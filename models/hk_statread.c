@@ -337,7 +337,9 @@ static int line(rd *x, char *s)
  * against 0. */
 static void hidden_timeouts(hk_status_file *s)
 {
-    for (int i = 0; s->layout == HK_LAYOUT_MANTICORE && i < s->nhosts; i++) {
+    if (s->layout != HK_LAYOUT_MANTICORE)
+        return;
+    for (int i = 0; i < s->nhosts; i++) {
         hk_sthost *h = &s->h[i];
         double printed = 0;
         for (int k = 0; k < HK_EV_N; k++)

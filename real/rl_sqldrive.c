@@ -281,13 +281,11 @@ static int next_rec(rl_sqldrive *d)
     return rc;
 }
 
+/* The config table a trace's table name stands for (table_map applied), if it has agents. */
 static int table_index(const rl_sqldrive *d, const char *name)
 {
-    for (int i = 0; i < d->s->wl.ntmap; i++)
-        if (!strcmp(d->s->wl.tmap[i][0], name))
-            name = d->s->wl.tmap[i][1];
-    const hk_table *t = hk_cluster_find_table(d->s->cl, name);
-    return t && t->nlines ? (int)(t - d->s->cl->tables) : -1;
+    int t = hk_scn_table_of(d->s, name);
+    return t >= 0 && d->s->cl->tables[t].nlines ? t : -1;
 }
 
 static void send_rec(rl_sqldrive *d, int64_t due)
