@@ -161,7 +161,7 @@ searchd
 }
 CONF
 searchd --config "$T/agent/agent.conf" --nodetach > "$T/agent/out" 2>&1 & AG=$!; PIDS+=($AG)
-for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$((P+6))) 2>/dev/null && break; sleep 0.05; done
+wait_port $((P+6))
 mysql -h127.0.0.1 -P$((P+6)) -e "INSERT INTO shard1 (id, title, gid) VALUES (1,'hakarma one',1),(2,'hakarma two',2)" > /dev/null 2>&1
 cat > "$T/ag.scn" <<'SCN'
 searchd { ha_period_karma = 2  ha_ping_interval = 500  agent_query_timeout = 500  agent_connect_timeout = 200 }

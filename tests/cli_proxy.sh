@@ -29,8 +29,6 @@ H="$B/hareal"
 P=$(( 15000 + ($$ % 95) * 10 ))  # 15000-15950: below the ephemeral range, apart from other tests
 AA=$P; QA=$((P+1)); AB=$((P+2)); QB=$((P+3)); PX=$((P+4)); API=$((P+5)); QM=$((P+6))
 PX2=$((P+7)); API2=$((P+8)); MX=$((P+9))
-wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
-port_free() { ! (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null; }
 sql() { mysql -h127.0.0.1 -P$QM -N -B -e "$1" 2>&1; }
 api() { curl -s -o "$T/api.body" -w "%{http_code}" "$@"; }
 

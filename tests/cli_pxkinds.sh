@@ -21,7 +21,6 @@ trap cleanup EXIT
 H="$B/hareal"
 P=$(( 14000 + ($$ % 95) * 10 ))  # 14000-14950: below the ephemeral range, apart from other tests
 M=$P; X=$((P+1)); API=$((P+2))
-wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 
 "$H" mirror --listen 127.0.0.1:$M --service 5ms --quiet & PIDS+=($!); mpid=$!
 printf '[{"name":"m1","listen":"127.0.0.1:%d","upstream":"127.0.0.1:%d"}]\n' $X $M > "$T/px.json"
