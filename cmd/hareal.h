@@ -10,6 +10,7 @@
 
 #include "hk_answer.h"
 #include "hk_cmd.h"
+#include "hk_rundir.h"
 #include "hk_plot.h"
 #include "hk_scnload.h"
 #include "rl_cluster.h"
@@ -36,7 +37,10 @@ void rl_common_init(rl_common *c, int variant, long long seed);
  * was raised. */
 int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc);
 /* --plot's pictures of dir, and the plots: line (unless quiet). */
-void rl_plots(const rl_common *c, const char *who);
+/* A wire run's end: its charts (--plot) while the folder is still held, then the folder
+ * finished or emptied (rl_outdir_close); rc, or HK_EXIT_RUN when a chart could not be drawn
+ * (said; the folder is finished, its CSV files complete, no chart cut short). */
+int rl_close_run(hk_rundir *rd, int rc, const rl_common *c, const char *who);
 
 /* The scenario at path (loaded into L, the caller frees it) and the host its mirror name
  * is, with a behaviour when behave (a mirror plays it; a proxy in front of a real agent does

@@ -7,6 +7,7 @@
 #include "hk_scnload.h"
 #include "hk_trace.h"
 #include "rl_addr.h"
+#include "rl_report.h"
 
 void rl_common_init(rl_common *c, int variant, long long seed)
 {
@@ -27,15 +28,21 @@ int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc)
     return HK_EXIT_FINDING;
 }
 
-void rl_plots(const rl_common *c, const char *who)
+int rl_close_run(hk_rundir *rd, int rc, const rl_common *c, const char *who)
 {
     char msg[512];
-    if (!c->plot)
-        return;
-    if (hk_plot_run(c->out, 0, &c->sel, msg, sizeof msg) < 0)
-        fprintf(stderr, "%s: %s\n", who, msg);
-    else if (!c->quiet)
+    int prc = 0;
+    if (c->plot && (rc == 0 || rc == HK_EXIT_FINDING) &&
+        hk_plot_run(c->out, 0, &c->sel, msg, sizeof msg) < 0) {
+        fprintf(stderr, "%s: %s (exit %d)\n", who, msg, HK_EXIT_RUN);
+        prc = HK_EXIT_RUN; /* no chart is left cut short; the CSV files are complete */
+    } else if (c->plot && (rc == 0 || rc == HK_EXIT_FINDING) && !c->quiet) {
         printf("plots: %s/plots/ (open %s/index.html)\n", c->out, c->out);
+    }
+    rc = rl_outdir_close(rd, rc);
+    if ((rc == 0 || rc == HK_EXIT_FINDING) && !c->quiet)
+        printf("files: %s/\n", c->out);
+    return rc == 0 ? prc : rc;
 }
 
 static int opt_format(void *set, const char *prog, const char *opt, const char *v)

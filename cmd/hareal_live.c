@@ -89,9 +89,7 @@ static int parse(int argc, char **argv, lopts *o)
         return HK_EXIT_USAGE;
     }
     if (!o->c.out) {
-        const char *b = strrchr(o->scenario, '/');
-        b = b ? b + 1 : o->scenario;
-        snprintf(o->outbuf, sizeof o->outbuf, "out/live-%.*s", (int)strcspn(b, "."), b);
+        hk_rundir_default(o->scenario, "live-", "", o->outbuf, sizeof o->outbuf);
         o->c.out = o->outbuf;
     }
     return 0;
@@ -167,9 +165,6 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
     if (o->compare && rl_compare_sim(lv->cl.self, lv->cl.scn, o->c.out, o->c.strategy, o->c.quiet, dur,
                                      seed, variant) < 0)
         return HK_EXIT_RUN;
-    rl_plots(&o->c, WHO);
-    if (!o->c.quiet)
-        printf("files: %s/\n", o->c.out);
     return gate;
 }
 
@@ -214,7 +209,7 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
         rl_drive_free(&d);
     }
     if (rd.lock_fd >= 0)
-        rc = rl_outdir_close(&rd, rc);
+        rc = rl_close_run(&rd, rc, &o->c, WHO);
     if (rng)
         gsl_rng_free(rng);
     if (have > 0)

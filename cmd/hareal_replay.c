@@ -79,9 +79,7 @@ static int parse(int argc, char **argv, ropts *o)
     if (!o->config || !o->c.trace)
         return hk_cmd_bad(&replay_cmd, "expected --config FILE and --trace FILE");
     if (!o->c.out) {
-        const char *b = strrchr(o->c.trace, '/');
-        b = b ? b + 1 : o->c.trace;
-        snprintf(o->outbuf, sizeof o->outbuf, "out/replay-%.*s", (int)strcspn(b, "."), b);
+        hk_rundir_default(o->c.trace, "replay-", "", o->outbuf, sizeof o->outbuf);
         o->c.out = o->outbuf;
     }
     return 0;
@@ -122,9 +120,6 @@ static int finish(const ropts *o, rl_master *m, rl_drive *d, const hk_loaded *L)
         hk_print_err(WHO, &e);
         return HK_EXIT_RUN;
     }
-    rl_plots(&o->c, WHO);
-    if (!o->c.quiet)
-        printf("files: %s/\n", o->c.out);
     return gate;
 }
 
@@ -208,7 +203,7 @@ int rl_cmd_replay(int argc, char **argv)
         rc = hk_cmd_stopped(d.interrupted);
     rl_master_free(m);
     rl_drive_free(&d);
-    rc = rl_outdir_close(&rd, rc);
+    rc = rl_close_run(&rd, rc, &o.c, WHO);
 done:
     hk_trace_close(&tr);
     free(addr);

@@ -150,9 +150,7 @@ static int parse_args(int argc, char **argv, hasim_args *a)
         return rc;
     a->scenario = pos[0];
     if (!a->out) {
-        const char *b = strrchr(a->scenario, '/');
-        b = b ? b + 1 : a->scenario;
-        snprintf(a->outbuf, sizeof a->outbuf, "out/%.*s", (int)strcspn(b, "."), b);
+        hk_rundir_default(a->scenario, "", "", a->outbuf, sizeof a->outbuf);
         a->out = a->outbuf;
         a->out_default = 1;
     }
@@ -509,20 +507,29 @@ static int run_grid(sim_job *c, const hasim_args *a, runcfg *rc, int n, int R,
     return 0;
 }
 
-static void plots(const hasim_args *a, const runcfg *rc, int n)
+/* The charts of the run; 0, or an exit code: a chart that could not be drawn is said, and none
+ * is left cut short (the CSV files stay complete); a stop while plotting is the stop's. */
+static int plots(const hasim_args *a, const runcfg *rc, int n)
 {
     char msg[512];
     int ok = 1, nc = 0;
     for (int i = 0; n > 1 && ok && i < n; i++)
         ok = hk_plot_run(rc[i].dir, 0, &a->sel, msg, sizeof msg) >= 0;
-    if (!ok || (nc = hk_plot_run(a->out, n > 1, &a->sel, msg, sizeof msg)) < 0)
-        fprintf(stderr, P ": %s\n", msg);
-    else if (!a->quiet && nc == 0)
+    if (*a->stop)
+        return HK_EXIT_SIGNAL + (int)*a->stop;
+    if (!ok || (nc = hk_plot_run(a->out, n > 1, &a->sel, msg, sizeof msg)) < 0) {
+        if (*a->stop)
+            return HK_EXIT_SIGNAL + (int)*a->stop;
+        fprintf(stderr, P ": %s (exit %d)\n", msg, HK_EXIT_RUN);
+        return HK_EXIT_RUN;
+    }
+    if (!a->quiet && nc == 0)
         printf("plots: each run's in %s/*/plots/ (open %s/index.html); no comparison chart: "
                "every run gave the same latencies, failures, shares and re-admission\n", a->out,
                a->out);
     else if (!a->quiet)
         printf("plots: %s/plots/ (open %s/index.html)\n", a->out, a->out);
+    return 0;
 }
 
 int hasim_run(int argc, char **argv, volatile sig_atomic_t *stop)
@@ -556,15 +563,19 @@ int hasim_run(int argc, char **argv, volatile sig_atomic_t *stop)
         hk_loaded_free(&L);
         return HK_EXIT_USAGE;
     }
+    a.sel.stop = stop;
     rc = figs ? run_grid(&c, &a, cfg, n, R, figs) : HK_EXIT_RUN;
-    if (rc == 0 && a.plot)
-        plots(&a, cfg, n);
+    int prc = rc == 0 && a.plot ? plots(&a, cfg, n) : 0;
+    if (prc > HK_EXIT_SIGNAL || (rc == 0 && *stop))
+        rc = HK_EXIT_SIGNAL + (int)*stop; /* stopped while plotting: the run did not end */
     if (rc == 0 && hk_rundir_done(&rd, &e) < 0) {
         hk_print_err(P, &e);
         rc = HK_EXIT_RUN;
     }
     if (rc) /* nothing of a failed run stays behind looking finished */
         hk_rundir_abort(&rd);
+    else if (prc) /* the files are complete, the charts not all drawn: said above */
+        rc = prc;
     if (*stop)
         fprintf(stderr, P ": stopped by %s: the run's files in %s/ were removed (exit %d)\n",
                 strsignal(*stop), a.out, 128 + (int)*stop);

@@ -338,10 +338,7 @@ int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop)
     if (sweep_grid_parse(a.grid, &g, msg, sizeof msg) < 0)
         return hk_cmd_bad(&sweep_cmd, "--grid: %s", msg);
     if (!a.out) {
-        const char *b = strrchr(a.scenario, '/');
-        b = b ? b + 1 : a.scenario;
-        size_t n = strcspn(b, ".");
-        snprintf(a.outbuf, sizeof a.outbuf, "out/%.*s-sweep", (int)n, b);
+        hk_rundir_default(a.scenario, "", "-sweep", a.outbuf, sizeof a.outbuf);
         a.out = a.outbuf;
         a.out_default = 1;
     }

@@ -74,7 +74,7 @@ static int plot_runs(const char *dir, const hk_plot_sel *sel, char *msg, int n)
 
 int main(int argc, char **argv)
 {
-    plot_args a = {{"", "", -1}, 0};
+    plot_args a = {.sel = {.master = -1}};
     const char *dir;
     int npos, rc = hk_cmd_parse(&plot_cmd, argc, argv, &a, &dir, &npos);
     if (rc)

@@ -115,7 +115,13 @@ void hk_path_rel(const char *base, const char *rel, char *out, size_t n)
         snprintf(out, n, "%.*s/%s", (int)(slash - base), base, rel);
 }
 
-int hk_mkdirs(const char *path, hk_err *err)
+static int mkdirs(const char *path, int note, hk_err *err);
+
+int hk_mkdirs(const char *path, hk_err *err) { return mkdirs(path, 1, err); }
+
+int hk_mkdirs_unlisted(const char *path, hk_err *err) { return mkdirs(path, 0, err); }
+
+static int mkdirs(const char *path, int note, hk_err *err)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s", path);
@@ -123,7 +129,10 @@ int hk_mkdirs(const char *path, hk_err *err)
         if (*s == '/' || *s == '\0') {
             char c = *s;
             *s = '\0';
-            if (mkdir(p, 0777) == 0) { /* a folder a run made is the run's: noted in its parent */
+            int made = mkdir(p, 0777) == 0;
+            if (!made && errno != EEXIST)
+                return hk_err_set(err, p, 0, 0, "cannot create folder: %s", strerror(errno));
+            if (made && note) { /* a folder a run made is the run's: noted in its parent */
                 char *slash = strrchr(p, '/'), entry[1030];
                 snprintf(entry, sizeof entry, "%s/", slash ? slash + 1 : p);
                 if (slash) {
@@ -133,8 +142,6 @@ int hk_mkdirs(const char *path, hk_err *err)
                 } else {
                     hk_rundir_note(".", entry);
                 }
-            } else if (errno != EEXIST) {
-                return hk_err_set(err, p, 0, 0, "cannot create folder: %s", strerror(errno));
             }
             *s = c;
             if (!c)
@@ -144,14 +151,82 @@ int hk_mkdirs(const char *path, hk_err *err)
     return 0;
 }
 
+int hk_dir_open(const char *dir, hk_err *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return hk_err_set(err, dir, 0, 0, "cannot write in the folder: %s",
+                          errno == ELOOP || errno == ENOTDIR ? "it is a link or not a folder "
+                          "(hakarma never writes through a link)" : strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+        close(fd);
+        return hk_err_set(err, dir, 0, 0, "cannot write in the folder: expected a folder of "
+                          "user %ld, it belongs to user %ld", (long)geteuid(), (long)st.st_uid);
+    }
+    return fd;
+}
+
+int hk_create_at(int dfd, const char *name)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+        if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
+            return -1; /* a folder stands there, or it is not ours to remove */
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+FILE *hk_create_path(const char *path, hk_err *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        hk_err_set(err, path, 0, 0, "cannot write: expected a regular file");
+        return NULL;
+    }
+    if (fd < 0 || ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
+        hk_err_set(err, path, 0, 0, "cannot write: %s", errno == ELOOP ? "it is a link "
+                   "(hakarma never writes through a link)" : strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        hk_err_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
+    }
+    return f;
+}
+
 int hk_out_open(hk_out *o, const char *dir, const char *name, hk_err *err)
 {
+    o->f = NULL;
+    o->dfd = -1;
     snprintf(o->path, sizeof o->path, "%s/%s", dir, name);
     snprintf(o->part, sizeof o->part, "%s.part", o->path);
+    int n = snprintf(o->name, sizeof o->name, "%s", name);
+    if (n <= 0 || (size_t)n >= sizeof o->name - 5 || strchr(name, '/'))
+        return hk_err_set(err, o->path, 0, 0, "expected a file name without '/'");
+    if ((o->dfd = hk_dir_open(dir, err)) < 0)
+        return -1;
     hk_rundir_note(dir, name); /* listed before it exists: a killed run's part is found too */
-    o->f = fopen(o->part, "w");
-    if (!o->f)
-        return hk_err_set(err, o->part, 0, 0, "cannot write: %s", strerror(errno));
+    char part[270];
+    snprintf(part, sizeof part, "%s.part", o->name);
+    int fd = hk_create_at(o->dfd, part);
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        int en = errno;
+        if (fd >= 0)
+            close(fd);
+        close(o->dfd);
+        o->dfd = -1;
+        return hk_err_set(err, o->part, 0, 0, "cannot write: %s", strerror(en));
+    }
     return 0;
 }
 
@@ -159,22 +234,34 @@ int hk_out_commit(hk_out *o, hk_err *err)
 {
     if (!o->f)
         return 0;
+    char part[270];
+    snprintf(part, sizeof part, "%s.part", o->name);
     int bad = fflush(o->f) != 0 || ferror(o->f);
     bad |= fclose(o->f) != 0;
     o->f = NULL;
-    if (bad || rename(o->part, o->path) < 0) {
-        unlink(o->part);
-        return hk_err_set(err, o->path, 0, 0, "write failed: %s", strerror(errno));
+    int en = errno;
+    if (bad || renameat(o->dfd, part, o->dfd, o->name) < 0) {
+        en = bad ? en : errno;
+        unlinkat(o->dfd, part, 0);
+        close(o->dfd);
+        o->dfd = -1;
+        return hk_err_set(err, o->path, 0, 0, "write failed: %s", strerror(en));
     }
+    close(o->dfd);
+    o->dfd = -1;
     return 0;
 }
 
 void hk_out_abort(hk_out *o)
 {
     if (o->f) {
+        char part[270];
+        snprintf(part, sizeof part, "%s.part", o->name);
         fclose(o->f);
         o->f = NULL;
-        unlink(o->part);
+        unlinkat(o->dfd, part, 0);
+        close(o->dfd); /* held while f is open, and only then */
+        o->dfd = -1;
     }
 }
 

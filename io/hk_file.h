@@ -28,16 +28,33 @@ ssize_t hk_read_line(FILE *f, char **buf, size_t *cap, size_t max);
 int hk_line_err(hk_err *err, const char *path, long line, ssize_t code);
 /* rel resolved against the directory of base (rel unchanged if absolute). */
 void hk_path_rel(const char *base, const char *rel, char *out, size_t n);
-/* mkdir -p. */
+/* mkdir -p; a folder it makes is noted in the list of the folder above it (hk_rundir_note). */
 int hk_mkdirs(const char *path, hk_err *err);
+/* The same without the note: a run's own output folder, never an entry of another run's. */
+int hk_mkdirs_unlisted(const char *path, hk_err *err);
+
+/* An output folder opened for writing in: its last component must not be a link, and it must
+ * be a real directory owned by the user who runs hakarma. A descriptor (O_DIRECTORY), or -1
+ * with err saying which rule failed. */
+int hk_dir_open(const char *dir, hk_err *err);
+/* name (no '/') created anew in the folder dfd for writing: openat with O_CREAT | O_EXCL |
+ * O_NOFOLLOW, after removing what stood there (a stale file, or a planted link: the link itself
+ * is removed, never what it points at). A descriptor, or -1 with errno. */
+int hk_create_at(int dfd, const char *name);
+/* The same for a path the user named (a --log file): a link at its last component is refused,
+ * an existing regular file truncated. A stream, or NULL with err. */
+FILE *hk_create_path(const char *path, hk_err *err);
 
 /* A file being written inside an output folder. */
 typedef struct hk_out {
     FILE *f;
+    int dfd;                     /* the folder, held until commit or abort */
+    char name[256];
     char path[1024];
     char part[1040];
 } hk_out;
 
+/* Open dir/name.part (hk_create_at in hk_dir_open(dir)); name holds no '/'. */
 int hk_out_open(hk_out *o, const char *dir, const char *name, hk_err *err);
 /* Flush, close, rename into place. Returns -1 (and removes the part) on a write error. */
 int hk_out_commit(hk_out *o, hk_err *err);

@@ -8,10 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "hk_csv.h"
 #include "hk_file.h"
 #include "hk_plotdata.h"
+#include "hk_quote.h"
 
 extern char **environ;
 
@@ -45,7 +49,8 @@ static void first_line(FILE *f, const char *path, const char *script, char *b, s
 /* Run gnuplot on script; its stdout is dropped, its stderr kept: a chart that could not be
  * drawn is said with gnuplot's own reason, a drawn one's warnings (an empty series: "no
  * valid points") are not passed on. */
-static int gnuplot(const char *script, const char *vars, char *msg, int n)
+static int gnuplot(const char *script, const char *vars, const hk_plot_sel *sel, char *msg,
+                   int n)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", hk_plot_scripts(), script);
@@ -62,9 +67,14 @@ static int gnuplot(const char *script, const char *vars, char *msg, int n)
     posix_spawn_file_actions_adddup2(&fa, fileno(err), 2);
     int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, args, environ);
     posix_spawn_file_actions_destroy(&fa);
-    int st = 0;
+    int st = 0, told = 0;
     while (rc == 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+        if (sel && sel->stop && *sel->stop && !told++)
+            kill(pid, SIGTERM); /* the run is stopping: its child ends with it */
+    if (told) {
+        fclose(err);
+        return fail(msg, n, "stopped while plotting with %s", script);
+    }
     if (rc != 0 || (WIFEXITED(st) && WEXITSTATUS(st) == 127)) {
         fclose(err);
         return fail(msg, n, "gnuplot not found%s: install gnuplot-nox to get plots; the CSV "
@@ -80,26 +90,76 @@ static int gnuplot(const char *script, const char *vars, char *msg, int n)
     return -1;
 }
 
-/* One chart as PNG and SVG, 1200 wide and tall enough for its panels (0: 700). */
-static int chart(const char *dir, const char *name, const char *extra, int panels, char *msg,
-                 int n)
+/* 1 when the file at fd ends as a complete PNG (its IEND chunk) or SVG ("</svg>") does: a
+ * chart cut short by a full disk or a killed gnuplot is never taken as drawn. */
+static int complete_chart(int fd, int svg)
 {
-    int h = panels > 0 ? 170 + 240 * panels : 700;
-    char terms[2][2][96];
-    snprintf(terms[0][0], sizeof terms[0][0], "png");
-    snprintf(terms[0][1], sizeof terms[0][1], "pngcairo size 1200,%d font 'Sans,11'", h);
-    snprintf(terms[1][0], sizeof terms[1][0], "svg");
-    snprintf(terms[1][1], sizeof terms[1][1], "svg size 1200,%d dynamic font 'Sans,11'", h);
+    struct stat st;
+    char tail[16] = "";
+    if (fstat(fd, &st) < 0 || st.st_size < 16 ||
+        pread(fd, tail, sizeof tail, st.st_size - (off_t)sizeof tail) != (ssize_t)sizeof tail)
+        return 0;
+    if (!svg)
+        return !memcmp(tail + 8, "IEND\xae\x42\x60\x82", 8);
+    char t[17];
+    memcpy(t, tail, 16);
+    t[16] = '\0';
+    return strstr(t, "</svg>") != NULL;
+}
+
+/* One chart in one format: gnuplot writes plots/NAME.EXT.part (made here, so no link stands
+ * there), which becomes NAME.EXT only when it is complete. */
+static int chart_one(const char *dir, const char *name, const char *ext, const char *term,
+                     const char *extra, const hk_plot_sel *sel, char *msg, int n)
+{
+    char pd[1200], final[300], part[310], qdir[2100], qgp[2100], vars[8000];
+    hk_err e;
+    snprintf(pd, sizeof pd, "%s/plots", dir);
+    snprintf(final, sizeof final, "%s.%s", name, ext);
+    snprintf(part, sizeof part, "%s.part", final);
+    int dfd = hk_dir_open(pd, &e), fd = dfd < 0 ? -1 : hk_create_at(dfd, part);
+    if (fd < 0) {
+        if (dfd >= 0)
+            close(dfd);
+        return fail(msg, n, "cannot write the charts in %s", pd);
+    }
+    close(fd);
+    int len = hk_quote_gp(dir, qdir, sizeof qdir) < 0 ||
+              hk_quote_gp(hk_plot_scripts(), qgp, sizeof qgp) < 0 ? -1 : snprintf(vars, sizeof vars, "dir='%s'; gp='%s'; out='%s/plots/%s'; term=\"%s\"; "
+                       "%s", qdir, qgp, qdir, part, term, extra);
+    if (len < 0 || (size_t)len >= sizeof vars) {
+        unlinkat(dfd, part, 0);
+        close(dfd);
+        return fail(msg, n, "the folder's name is too long for gnuplot: %s", dir);
+    }
     char script[64];
     snprintf(script, sizeof script, "%s.gp", name);
-    for (int k = 0; k < 2; k++) {
-        char vars[3400];
-        snprintf(vars, sizeof vars, "dir='%s'; gp='%s'; out='%s/plots/%s.%s'; term=\"%s\"; %s",
-                 dir, hk_plot_scripts(), dir, name, terms[k][0], terms[k][1], extra);
-        if (gnuplot(script, vars, msg, n) < 0)
-            return -1;
-    }
-    return 0;
+    int rc = gnuplot(script, vars, sel, msg, n);
+    fd = rc < 0 ? -1 : openat(dfd, part, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (rc == 0 && (fd < 0 || !complete_chart(fd, !strcmp(ext, "svg"))))
+        rc = fail(msg, n, "gnuplot left %s cut short (a full disk?); the CSV files are "
+                  "complete", final);
+    if (fd >= 0)
+        close(fd);
+    if (rc == 0 && renameat(dfd, part, dfd, final) < 0)
+        rc = fail(msg, n, "cannot write %s", final);
+    if (rc < 0)
+        unlinkat(dfd, part, 0);
+    close(dfd);
+    return rc;
+}
+
+/* One chart as PNG and SVG, 1200 wide and tall enough for its panels (0: 700). */
+static int chart(const char *dir, const char *name, const char *extra, int panels,
+                 const hk_plot_sel *sel, char *msg, int n)
+{
+    int h = panels > 0 ? 170 + 240 * panels : 700;
+    char png[96], svg[96];
+    snprintf(png, sizeof png, "pngcairo size 1200,%d font 'Sans,11'", h);
+    snprintf(svg, sizeof svg, "svg size 1200,%d dynamic font 'Sans,11'", h);
+    if (chart_one(dir, name, "png", png, extra, sel, msg, n) < 0)
+        return -1;
+    return chart_one(dir, name, "svg", svg, extra, sel, msg, n);
 }
 
 static int exists(const char *dir, const char *name)
@@ -246,7 +306,7 @@ static int run_charts(const char *dir, const hk_plot_sel *sel, const char **char
     }
     static const char *per[4] = {"convergence", "shares", "latency", "queries"};
     for (int k = 0; rc == 0 && k < 4; k++) {
-        if ((rc = chart(dir, per[k], extra, p->nl + (k == 2), msg, n)) == 0)
+        if ((rc = chart(dir, per[k], extra, p->nl + (k == 2), sel, msg, n)) == 0)
             charts[(*nc)++] = per[k];
     }
     hk_pdata_free(p);
@@ -315,26 +375,27 @@ static int strat_facts_read(const char *dir, strat_facts *sf)
 
 /* The comparison charts, each only where its figures differ between the runs (a chart of
  * identical bars says nothing). */
-static int strat_charts(const char *dir, const char **charts, int *nc, char *msg, int n)
+static int strat_charts(const char *dir, const hk_plot_sel *sel, const char **charts, int *nc,
+                        char *msg, int n)
 {
     strat_facts sf;
     if (strat_facts_read(dir, &sf) < 0)
         return fail(msg, n, "cannot read %s/strategies.csv", dir);
     char v[200];
     if (sf.lat) {
-        if (chart(dir, "strategies_cdf", "", 0, msg, n) < 0)
+        if (chart(dir, "strategies_cdf", "", 0, sel, msg, n) < 0)
             return -1;
         charts[(*nc)++] = "strategies_cdf";
     }
     if (sf.lat || sf.fail) {
         snprintf(v, sizeof v, "lat=%d; fail=%d", sf.lat, sf.fail);
-        if (chart(dir, "strategies_p99", v, 0, msg, n) < 0)
+        if (chart(dir, "strategies_p99", v, 0, sel, msg, n) < 0)
             return -1;
         charts[(*nc)++] = "strategies_p99";
     }
     if (sf.share || sf.readmit) {
         snprintf(v, sizeof v, "nr=%d; ns=%d; rd=%d", sf.nreadmit, sf.nshares, sf.readmit);
-        if (chart(dir, "strategies_shares", v, 0, msg, n) < 0)
+        if (chart(dir, "strategies_shares", v, 0, sel, msg, n) < 0)
             return -1;
         charts[(*nc)++] = "strategies_shares";
     }
@@ -355,14 +416,14 @@ int hk_plot_run(const char *dir, int multi, const hk_plot_sel *sel, char *msg, i
         return -1;
     const char *note = NULL;
     if (multi && exists(dir, "strategies.csv")) {
-        if (strat_charts(dir, charts, &nc, msg, n) < 0)
+        if (strat_charts(dir, sel, charts, &nc, msg, n) < 0)
             return -1;
         if (nc == 0)
             note = "No comparison chart: every run gave the same latencies, failures, per-mirror "
                    "shares and re-admission (within 1%). Each run's own charts are linked below.";
     }
     if (exists(dir, "compare.csv")) {
-        if (chart(dir, "compare", "", 0, msg, n) < 0)
+        if (chart(dir, "compare", "", 0, sel, msg, n) < 0)
             return -1;
         charts[nc++] = "compare";
     }

@@ -5,12 +5,15 @@
 #ifndef HK_PLOT_H
 #define HK_PLOT_H
 
+#include <signal.h>
+
 /* What to draw (empty / -1: chosen automatically: the lines and mirrors with a fault, a finding
  * or a deviant latency, master 0). */
 typedef struct hk_plot_sel {
     char lines[256];             /* "table/agent" items, comma-separated */
     char mirrors[256];           /* "host:port" items, comma-separated */
     int master;
+    volatile sig_atomic_t *stop; /* the run's stop flag (NULL: none): set, gnuplot is ended */
 } hk_plot_sel;
 
 /* Returns the number of charts drawn, or -1 with msg set (gnuplot missing or

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "hk_csv.h"
 #include "hk_file.h"
+#include "hk_quote.h"
 
 #define MAXCAND 4096             /* lines considered for the default choice */
 
@@ -371,11 +372,26 @@ void hk_pdata_free(hk_pdata *p)
 
 static double width_of(const hk_pseries *s) { return s->n > 1 ? s->t[1] - s->t[0] : 1.0; }
 
+/* plots/NAME anew in dir (no link written through), for writing. */
+static FILE *create_plot_file(const char *dir, const char *name)
+{
+    char pd[1200];
+    hk_err e;
+    snprintf(pd, sizeof pd, "%s/plots", dir);
+    int dfd = hk_dir_open(pd, &e), fd = dfd < 0 ? -1 : hk_create_at(dfd, name);
+    if (dfd >= 0)
+        close(dfd);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (fd >= 0 && !f)
+        close(fd);
+    return f;
+}
+
 static FILE *open_dat(const char *dir, const char *name, int i)
 {
-    char path[1300];
-    snprintf(path, sizeof path, "%s/plots/%s_%d.dat", dir, name, i);
-    return fopen(path, "w");
+    char file[200];
+    snprintf(file, sizeof file, "%s_%d.dat", name, i);
+    return create_plot_file(dir, file);
 }
 
 /* One block per drawn mirror (its name first): bin start, value; and the end of the last bin
@@ -453,9 +469,9 @@ static int near_marks(const double *x, int n, double t, double d)
  * where each starts, named). */
 static int marks(const char *dir, const hk_pdata *p, int i)
 {
-    char path[1300];
-    snprintf(path, sizeof path, "%s/plots/marks_%d.gp", dir, i);
-    FILE *f = fopen(path, "w");
+    char file[64];
+    snprintf(file, sizeof file, "marks_%d.gp", i);
+    FILE *f = create_plot_file(dir, file);
     if (!f)
         return -1;
     const hk_pline *l = &p->l[i];
@@ -470,8 +486,11 @@ static int marks(const char *dir, const hk_pdata *p, int i)
         fprintf(f, "set object %d rect from %.3f, graph 0 to %.3f, graph 1 @marklayer fc rgb "
                 "'#d62728' @markstyle\n", o, m->t0, m->t1);
         int s = near_marks(fx, nf, m->t0, 0.08 * p->duration_s); /* one under the other */
+        char qm[600], qk[200];
+        if (hk_quote_gp(m->mirror, qm, sizeof qm) < 0 || hk_quote_gp(m->kind, qk, sizeof qk) < 0)
+            qm[0] = qk[0] = '\0';
         fprintf(f, "set label %d '%s %s' at %.3f, graph 0.97 left front font ',9' tc rgb "
-                "'#b22222' offset character 0.6, character %.1f\n", o, m->mirror, m->kind, m->t0,
+                "'#b22222' offset character 0.6, character %.1f\n", o, qm, qk, m->t0,
                 -1.1 * s);
         fx[nf++] = m->t0;
     }
@@ -486,8 +505,11 @@ static int marks(const char *dir, const hk_pdata *p, int i)
         fprintf(f, "set arrow %d from %.3f, graph 0 to %.3f, graph 1 nohead dt 3 lw 1.5 lc rgb "
                 "'#6a3d9a' front\n", a, m->t0, m->t0);
         int s = near_marks(dx, nd, m->t0, 0.015 * p->duration_s); /* side by side */
+        char qm[600], qk[200];
+        if (hk_quote_gp(m->mirror, qm, sizeof qm) < 0 || hk_quote_gp(m->kind, qk, sizeof qk) < 0)
+            qm[0] = qk[0] = '\0';
         fprintf(f, "set label %d '%s %s' at %.3f, graph 0.95 right rotate by 90 front font ',9' "
-                "tc rgb '#6a3d9a' offset character %.1f, 0\n", o, m->kind, m->mirror, m->t0,
+                "tc rgb '#6a3d9a' offset character %.1f, 0\n", o, qk, qm, m->t0,
                 -1.2 * s);
         dx[nd++] = m->t0;
     }
@@ -521,9 +543,7 @@ static int overall(const char *dir, const hk_pdata *d)
 {
     periods p = {0};
     int rc = each_row(dir, "latency.csv", &p, period_row);
-    char path[1300];
-    snprintf(path, sizeof path, "%s/plots/overall.dat", dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = create_plot_file(dir, "overall.dat");
     for (int k = 0; f && rc == 0 && k < p.n; k++) {
         double end = k + 1 < p.n ? p.t[k + 1] : d->duration_s;
         if (p.p50[k] > 0)

@@ -23,16 +23,38 @@ static void path_of(char *out, size_t n, const char *dir, const char *name)
     snprintf(out, n, "%s/%s", dir, name);
 }
 
+/* 1 when the list at fd already names entry. */
+static int listed(int fd, const char *entry)
+{
+    char buf[8192];
+    size_t n = strlen(entry), have = 0;
+    ssize_t got;
+    off_t at = 0;
+    while ((got = pread(fd, buf + have, sizeof buf - 1 - have, at)) > 0) {
+        at += got;
+        have += (size_t)got;
+        buf[have] = '\0';
+        for (char *s = buf, *nl; (nl = strchr(s, '\n')); s = nl + 1)
+            if ((size_t)(nl - s) == n && !memcmp(s, entry, n))
+                return 1;
+        char *last = strrchr(buf, '\n'); /* keep the unfinished line for the next read */
+        size_t keep = last ? have - (size_t)(last + 1 - buf) : 0;
+        memmove(buf, buf + have - keep, keep);
+        have = keep < sizeof buf / 2 ? keep : 0;
+    }
+    return 0;
+}
+
 void hk_rundir_note(const char *dir, const char *entry)
 {
     char p[1100];
     path_of(p, sizeof p, dir, LIST);
-    int fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC);
+    int fd = open(p, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return; /* not a run's folder */
+        return; /* not a run's folder (or a link planted as its list: never written through) */
     char line[1100];
     int n = snprintf(line, sizeof line, "%s\n", entry);
-    if (n > 0 && (size_t)n < sizeof line && write(fd, line, (size_t)n) != n)
+    if (!listed(fd, entry) && n > 0 && (size_t)n < sizeof line && write(fd, line, (size_t)n) != n)
         n = -1; /* a list that could not grow: the next run's clean misses this entry */
     close(fd);
 }
@@ -46,6 +68,20 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
     else
         unlink(p);
     return 0;
+}
+
+/* 1 when dir (not a link) is the folder of a run of its own. */
+static int another_run(const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    char p[1100];
+    path_of(p, sizeof p, dir, LIST);
+    if (lstat(p, &st) == 0)
+        return 1;
+    path_of(p, sizeof p, dir, DONE);
+    return lstat(p, &st) == 0;
 }
 
 /* An entry of a list: a name at the folder's top ('/' at its end for a folder), never a path
@@ -79,7 +115,8 @@ void hk_rundir_clean(const char *dir)
         size_t n = strlen(q);
         if (q[n - 1] == '/') { /* a folder the run made: all of it is the run's */
             q[n - 1] = '\0';
-            nftw(q, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+            if (!another_run(q)) /* unless another run has made it its own since */
+                nftw(q, rm_one, 16, FTW_DEPTH | FTW_PHYS);
             continue;
         }
         unlink(q);
@@ -124,11 +161,22 @@ static void release(hk_rundir *r)
 /* Take the folder's lock, or say who holds it. */
 static int lock(hk_rundir *r, const char *prog, hk_err *err)
 {
-    char p[1100];
-    path_of(p, sizeof p, r->dir, LOCK);
-    r->lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int dfd = hk_dir_open(r->dir, err);
+    if (dfd < 0)
+        return -1;
+    r->lock_fd = openat(dfd, LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int en = errno;
+    close(dfd);
+    struct stat st;
+    if (r->lock_fd >= 0 && (fstat(r->lock_fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+        close(r->lock_fd);
+        r->lock_fd = -1;
+        en = EINVAL;
+    }
     if (r->lock_fd < 0)
-        return hk_err_set(err, r->dir, 0, 0, "cannot lock the output folder: %s", strerror(errno));
+        return hk_err_set(err, r->dir, 0, 0, "cannot lock the output folder: %s", en == ELOOP ?
+                          LOCK " is a link (hakarma never writes through a link)" : en == EINVAL ?
+                          LOCK " is not a regular file" : strerror(en));
     if (flock(r->lock_fd, LOCK_EX | LOCK_NB) < 0) {
         char who[128] = "";
         ssize_t n = pread(r->lock_fd, who, sizeof who - 1, 0);
@@ -152,8 +200,8 @@ int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int flags, h
     int force = flags & (HK_RUNDIR_FORCE | HK_RUNDIR_KEEP);
     snprintf(r->dir, sizeof r->dir, "%s", dir);
     r->lock_fd = -1;
-    if (hk_mkdirs(dir, err) < 0 || lock(r, prog, err) < 0)
-        return -1;
+    if (hk_mkdirs_unlisted(dir, err) < 0 || lock(r, prog, err) < 0)
+        return -1; /* a run's folder is its own, never an entry of the folder above it */
     int listed = exists(dir, LIST);
     if (!force && exists(dir, DONE)) {
         release(r);
@@ -173,8 +221,8 @@ int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int flags, h
         hk_rundir_clean(dir); /* the run before, finished or not: none of its files survive */
     }
     path_of(p, sizeof p, dir, LIST);
-    int fd = open(p, O_WRONLY | O_CREAT | (flags & HK_RUNDIR_KEEP ? O_APPEND : O_TRUNC) |
-                  O_CLOEXEC, 0644);
+    int fd = open(p, O_WRONLY | O_CREAT | O_NOFOLLOW | (flags & HK_RUNDIR_KEEP ? O_APPEND :
+                  O_TRUNC) | O_CLOEXEC, 0644);
     if (fd < 0) {
         release(r);
         return hk_err_set(err, p, 0, 0, "cannot write: %s", strerror(errno));
@@ -183,11 +231,21 @@ int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int flags, h
     return 0;
 }
 
-void hk_rundir_abort_keep(hk_rundir *r)
+void hk_rundir_release(hk_rundir *r)
 {
-    if (r->lock_fd >= 0)
-        close(r->lock_fd);
-    r->lock_fd = -1;
+    if (r->lock_fd >= 0 && ftruncate(r->lock_fd, 0) < 0)
+        r->lock_fd = r->lock_fd; /* a stale pid in an unfinished folder: said by no one */
+    release(r);
+}
+
+void hk_rundir_default(const char *input, const char *prefix, const char *suffix, char *out,
+                       size_t n)
+{
+    const char *b = strrchr(input, '/');
+    b = b ? b + 1 : input;
+    b += strspn(b, ".");
+    int len = (int)strcspn(b, ".");
+    snprintf(out, n, "out/%s%.*s%s", prefix, len ? len : 8, len ? b : "scenario", suffix);
 }
 
 int hk_rundir_finished(const char *dir) { return exists(dir, DONE); }
@@ -195,6 +253,13 @@ int hk_rundir_finished(const char *dir) { return exists(dir, DONE); }
 int hk_rundir_done(hk_rundir *r, hk_err *err)
 {
     int rc = hk_out_write_all(r->dir, DONE, "finished\n", 9, err);
+    if (rc == 0 && ftruncate(r->lock_fd, 0) < 0) /* a finished folder names no process */
+        rc = hk_err_set(err, r->dir, 0, 0, "cannot clear the output folder's lock: %s",
+                        strerror(errno));
+    if (rc < 0) { /* not finished after all: nothing of it may look complete */
+        hk_rundir_abort(r);
+        return -1;
+    }
     release(r);
     return rc;
 }

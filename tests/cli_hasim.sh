@@ -108,9 +108,9 @@ check "plots are told the run's length" 'grep -q "^duration_s,240.000" "$T/spike
 check "index.html shows the plots" 'grep -q "plots/strategies_shares.png" "$T/dr/index.html" && grep -q "nodeads-manticore/index.html" "$T/all/index.html"'
 
 PATH=/nonexistent $H "$S/scenarios/textbook.scn" --out "$T/np" --duration 1m --plot > /dev/null 2> "$T/np.err"
-check "no gnuplot: exit 0" '[ $? -eq 0 ]'
+check "no gnuplot: exit 1 (the plots asked for were not drawn)" '[ $? -eq 1 ]'
 check "no gnuplot: one clear line" 'grep -q "gnuplot not found" "$T/np.err" && [ $(wc -l < "$T/np.err") -eq 1 ]'
-check "no gnuplot: CSVs still written" '[ -s "$T/np/periods.csv" ]'
+check "no gnuplot: CSVs still written, the folder finished, no chart" '[ -s "$T/np/periods.csv" ] && [ -e "$T/np/.hakarma.done" ] && [ -z "$(ls "$T/np/plots" | grep -E "png|svg")" ]'
 
 printf 'table d { type = distributed\n agent = a:1:s\n}\nmirror a:1 { service = constant(1ms) }\nworkload { arrivals = poisson(1/s) duratoin = 1m }\n' > "$T/bad.scn"
 $H "$T/bad.scn" --out "$T/bad" > /dev/null 2> "$T/bad.err"; brc=$?
