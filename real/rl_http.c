@@ -36,6 +36,7 @@ static void conn_close(hconn *c)
     if (c->closing)
         return;
     c->closing = 1;
+    c->h->nopen--;
     if (c->pprev) {
         *c->pprev = c->next;
         if (c->next)
@@ -185,6 +186,18 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
     free(buf->base);
 }
 
+/* Full: the connection open the longest gives way — a request arriving a byte at a time has
+ * had the most time, a monitoring scrape takes milliseconds — so slow clients can never lock
+ * the legitimate ones out. The list holds the open connections, newest first. */
+static void make_room(rl_http *h)
+{
+    hconn *oldest = NULL;
+    for (hconn *c = h->conns; c; c = c->next)
+        oldest = c;
+    if (oldest)
+        conn_close(oldest);
+}
+
 static void on_conn(uv_stream_t *srv, int status)
 {
     rl_http *h = srv->data;
@@ -199,15 +212,18 @@ static void on_conn(uv_stream_t *srv, int status)
     c->timer.data = c;
     c->handles = 2;
     h->nconns++;
+    h->nopen++;
     c->next = h->conns;
     if (h->conns)
         h->conns->pprev = &c->next;
     h->conns = c;
     c->pprev = &h->conns;
-    if (uv_accept(srv, (uv_stream_t *)&c->tcp) < 0 || h->nconns > RL_HTTP_CONNS_MAX) {
-        conn_close(c);
+    if (uv_accept(srv, (uv_stream_t *)&c->tcp) < 0 || h->nconns > 2 * RL_HTTP_CONNS_MAX) {
+        conn_close(c); /* (closed ones not yet gone count too: memory stays bounded) */
         return;
     }
+    if (h->nopen > RL_HTTP_CONNS_MAX)
+        make_room(h);
     http_parser_init(&c->p, HTTP_REQUEST);
     c->p.data = c;
     uv_timer_start(&c->timer, on_timeout, RL_HTTP_IDLE_MS, 0);

@@ -4,7 +4,9 @@
  * gets 400, one larger than RL_HTTP_REQ_MAX bytes (body included) 413, a method other than
  * GET, HEAD, POST or DELETE 405; the handler answers the rest. After its answer a connection's write side is shut and
  * what the peer still sends is read and dropped until it closes (a close on unread bytes would
- * reset the connection and lose the answer); RL_HTTP_IDLE_MS bounds both phases. */
+ * reset the connection and lose the answer); RL_HTTP_IDLE_MS bounds both phases from the
+ * accept (a deadline, not reset by a trickled byte). Past RL_HTTP_CONNS_MAX open connections the
+ * one open the longest is closed for the new one, so slow clients never lock out a scrape. */
 #ifndef RL_HTTP_H
 #define RL_HTTP_H
 
@@ -12,7 +14,7 @@
 #include "hk_buf.h"
 
 #define RL_HTTP_REQ_MAX 8192     /* bytes of one request (headers included) */
-#define RL_HTTP_CONNS_MAX 64     /* connections at once; more are closed at accept */
+#define RL_HTTP_CONNS_MAX 64     /* open connections at once; past it the oldest is closed */
 #define RL_HTTP_DISCARD_MAX 65536 /* bytes read and dropped after an answer, then closed */
 #define RL_HTTP_IDLE_MS 5000     /* a request not complete, or a peer not gone, by then: closed */
 
@@ -33,7 +35,8 @@ int rl_http_reading(const rl_http_req *rq);
 typedef struct rl_http {
     uv_loop_t *loop;
     uv_tcp_t srv;
-    int listening, nconns;
+    int listening, nconns;       /* nconns: allocated, closing ones included */
+    int nopen;                   /* open (not closing) */
     struct rl_hconn *conns;      /* the open connections (for stop) */
     rl_http_fn fn;
     void *user;

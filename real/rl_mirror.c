@@ -23,6 +23,7 @@ typedef struct rl_conn {
     size_t len, cap;
     hk_frame fr;
     int persistent, busy, closing, handles, eof, served_one, req_on;
+    int throttled;               /* replies past RL_MIRROR_WQ_MAX queued: not read until drained */
     uint64_t req_since;          /* loop ms when the partial request began */
     struct rl_conn *next, **pprev;   /* the mirror's list of connections */
     struct rl_drip *drip;            /* a reply being dripped, owned */
@@ -118,6 +119,10 @@ static void conn_close(rl_conn *c, int reset)
     uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
 }
 
+static void on_alloc(uv_handle_t *h, size_t want, uv_buf_t *out);
+static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf);
+static void process(rl_conn *c);
+
 static void on_written(uv_write_t *req, int status)
 {
     rl_write *w = (rl_write *)req;
@@ -127,8 +132,15 @@ static void on_written(uv_write_t *req, int status)
     free(w);
     if (c->closing)
         return;
-    if (close_it)
+    if (close_it) {
         conn_close(c, 0);
+    } else if (c->throttled && c->tcp.write_queue_size <= RL_MIRROR_WQ_MAX / 2) {
+        c->throttled = 0; /* the client reads its replies again: so do we its requests */
+        if (!c->eof)
+            uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+        if (!c->busy)
+            process(c);
+    }
 }
 
 static void send_bytes(rl_conn *c, hk_bytes *b, int then_close)
@@ -194,8 +206,6 @@ static void log_query(rl_conn *c, rl_served o)
     hk_csv_end(f);
     fflush(f);
 }
-
-static void process(rl_conn *c);
 
 static void drip_closed(uv_handle_t *h)
 {
@@ -390,6 +400,12 @@ static void process(rl_conn *c)
         return;
     }
     while (!c->closing && !c->busy && !(c->served_one && !c->persistent)) {
+        if (c->tcp.write_queue_size > RL_MIRROR_WQ_MAX) { /* a client that does not read */
+            if (!c->throttled && !c->eof)
+                uv_read_stop((uv_stream_t *)&c->tcp);
+            c->throttled = 1;
+            return;
+        }
         hk_hdr h;
         size_t used;
         int r = hk_frame_step(&c->fr, 1, c->buf, c->len, &h, &used);

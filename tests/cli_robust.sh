@@ -43,6 +43,27 @@ check "still answers PING after that" '"$F" 127.0.0.1 $P ping'
 kill -TERM $M; wait $M
 check "exits cleanly on SIGTERM (no leak report under ASan)" '[ $? -eq 0 ]'
 
+# clients that pipeline PINGs on a persistent connection and never read a reply: the mirror
+# stops reading each past RL_MIRROR_WQ_MAX of queued replies (64 MB each: 2.6 GB before), and a
+# slowloris of 100 connections on /metrics does not lock out 40 scrapes (38 of 40 failed before)
+"$H" mirror --listen 127.0.0.1:$((P+5)) --quiet --metrics 127.0.0.1:$((P+6)) & MF=$!; PIDS+=($MF)
+wait_port $((P+5)); wait_port $((P+6))
+FL=(); for i in 1 2 3 4; do "$F" 127.0.0.1 $((P+5)) pipeline 64 3 > "$T/pipe$i.out" & FL+=($!); done
+sleep 2.5; rf=$(rss $MF)
+if [ "${HK_SANITIZED:-}" != 1 ]; then
+  check "4 clients pipelining 64 MB of PINGs unread: the mirror stays under 64 MB (${rf} kB)" '[ "$rf" -lt 65536 ]'
+fi
+check "... and still answers a master's PING" '"$F" 127.0.0.1 $((P+5)) ping'
+wait "${FL[@]}"
+check "... the flooders were stopped by TCP's window, not served 64 MB each" '! grep -q "sent 671" "$T"/pipe1.out && grep -q "^sent" "$T/pipe1.out"'
+SL=()
+for i in $(seq 100); do exec {fd}<>/dev/tcp/127.0.0.1/$((P+6)) && printf 'GET /metr' >&$fd && SL+=($fd); done
+ok=0
+for i in $(seq 40); do curl -sf -m 2 http://127.0.0.1:$((P+6))/metrics -o /dev/null && ok=$((ok+1)); done
+check "100 slow /metrics clients: 40 of 40 scrapes answered ($ok)" '[ "${#SL[@]}" -eq 100 ] && [ "$ok" -eq 40 ]'
+for fd in "${SL[@]}"; do exec {fd}>&-; done
+kill -TERM $MF; wait $MF
+
 # connection limit: --max-conns 2, three idle connections; a master must still get in, so the
 # third gets its hello and the longest idle one is closed to make room
 "$H" mirror --listen 127.0.0.1:$((P+1)) --quiet --max-conns 2 & ML=$!; PIDS+=($ML)

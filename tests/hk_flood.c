@@ -4,7 +4,10 @@
  *   hk_flood IP PORT big      a SEARCH header announcing 64 MB; exit 0 if the mirror closes
  *   hk_flood IP PORT slowloris N SECS   N connections trickling a byte a second for SECS, while
  *                             a PING every half second must be answered; exit 0 if all were
- *   hk_flood IP PORT halfclose   a SEARCH, then a write shutdown; exit 0 if the reply comes */
+ *   hk_flood IP PORT halfclose   a SEARCH, then a write shutdown; exit 0 if the reply comes
+ *   hk_flood IP PORT pipeline MB SECS   PERSIST, then MB megabytes of PINGs never reading a
+ *                             reply (a send that waits 2 s ends the flood), then the connection
+ *                             held SECS; prints the bytes sent */
 #include <arpa/inet.h>
 #include <signal.h>
 #include <stdint.h>
@@ -117,6 +120,36 @@ static int halfclose(const char *ip, int port)
     return !ok;
 }
 
+/* A client that pipelines PINGs on a persistent connection and never reads the replies. */
+static int pipeline(const char *ip, int port, int mb, double hold)
+{
+    int s = dial(ip, port);
+    if (s < 0)
+        return 1;
+    struct timeval tv = {2, 0};
+    setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    static const uint8_t hello[16] = {0, 0, 0, 1, 0, 4, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1};
+    if (write(s, hello, 16) != 16)
+        return 1;
+    uint8_t pings[12 * 1024];
+    for (int i = 0; i < 1024; i++)
+        memcpy(pings + 12 * i, (const uint8_t[12]){0, 9, 1, 0, 0, 0, 0, 4, 1, 2, 3, 4}, 12);
+    long long sent = 0, want = (long long)mb << 20;
+    while (sent < want) {
+        ssize_t k = write(s, pings, sizeof pings);
+        if (k <= 0)
+            break; /* the mirror reads no more: TCP's window is full */
+        sent += k;
+    }
+    printf("sent %lld bytes\n", sent);
+    fflush(stdout);
+    double t0 = now();
+    while (now() - t0 < hold)
+        nanosleep(&(struct timespec){0, 50000000}, NULL);
+    close(s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4)
@@ -126,6 +159,8 @@ int main(int argc, char **argv)
     int port = atoi(argv[2]);
     if (!strcmp(argv[3], "slowloris") && argc >= 6)
         return slowloris(ip, port, atoi(argv[4]), atof(argv[5]));
+    if (!strcmp(argv[3], "pipeline") && argc >= 6)
+        return pipeline(ip, port, atoi(argv[4]), atof(argv[5]));
     if (!strcmp(argv[3], "halfclose"))
         return halfclose(ip, port);
     if (!strcmp(argv[3], "ping"))
