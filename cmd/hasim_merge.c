@@ -2,7 +2,9 @@
  * --shard K/N, slurm or k8s) made one: the same sweep.csv, report.txt, index.html and
  * recommendation.json as one process. Nothing is trusted: each shard must have finished,
  * each point file's seal and every row are checked (sweep_out). */
+#include <limits.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include "hasim.h"
 #include "hk_rundir.h"
@@ -47,14 +49,49 @@ static int same_sweep(const char **dirs, int nd, sweep_meta *m)
             hk_print_err(W, &e);
             return HK_EXIT_INPUT;
         }
-        if (d && memcmp(m, &m2, sizeof m2)) {
-            fprintf(stderr, W ": %s and %s are not shards of one sweep (scenario, grid, "
-                    "replications, seed, variant, duration and objective must match)\n", dirs[0],
-                    dirs[d]);
+        char why[1200];
+        if (d && (sweep_meta_diff(m, &m2, why, sizeof why) < 0 || memcmp(m, &m2, sizeof m2))) {
+            fprintf(stderr, W ": %s and %s are not shards of one sweep: %s\n", dirs[0], dirs[d],
+                    sweep_meta_diff(m, &m2, why, sizeof why) < 0 ? why : "their bound grids "
+                    "differ");
             return HK_EXIT_INPUT;
         }
     }
     return 0;
+}
+
+/* p's real path into out, its part that does not exist yet (a new --out) kept as written. */
+static int real_of(const char *p, char *out)
+{
+    char head[PATH_MAX], tail[PATH_MAX] = "", t[PATH_MAX];
+    snprintf(head, sizeof head, "%s", p);
+    while (!realpath(head, out)) {
+        if (!strcmp(head, ".") || !strcmp(head, "/"))
+            return -1;
+        char *slash = strrchr(head, '/');
+        if (snprintf(t, sizeof t, "/%s%s", slash ? slash + 1 : head, tail) >= (int)sizeof t)
+            return -1;
+        memcpy(tail, t, sizeof tail);
+        if (!slash)
+            snprintf(head, sizeof head, ".");
+        else if (slash == head)
+            snprintf(head, sizeof head, "/");
+        else
+            *slash = '\0';
+    }
+    size_t n = strlen(out);
+    snprintf(out + n, PATH_MAX - n, "%s", tail);
+    return 0;
+}
+
+/* 1 when a and b are one folder, or one holds the other (compared by their real paths). */
+static int overlaps(const char *a, const char *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+    if (real_of(a, ra) < 0 || !realpath(b, rb))
+        return 0;
+    size_t na = strlen(ra), nb = strlen(rb), n = na < nb ? na : nb;
+    return !strncmp(ra, rb, n) && (ra[n] == '/' || ra[n] == '\0') && (rb[n] == '/' || !rb[n]);
 }
 
 int hasim_merge(int argc, char **argv)
@@ -66,6 +103,13 @@ int hasim_merge(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if (!a.out)
         return hk_cmd_bad(&merge_cmd, "expected --out DIR");
+    for (int d = 0; d < nd; d++)
+        if (overlaps(a.out, dirs[d])) {
+            fprintf(stderr, W ": --out %s is the shard %s, or holds it or lies in it: expected "
+                    "an output apart from every input (exit %d)\n", a.out, dirs[d],
+                    HK_EXIT_INPUT);
+            return HK_EXIT_INPUT;
+        }
     sweep_meta m;
     if ((rc = same_sweep(dirs, nd, &m)) != 0)
         return rc;
@@ -82,11 +126,13 @@ int hasim_merge(int argc, char **argv)
         hk_print_err(W, &e);
         return HK_EXIT_USAGE;
     }
-    if (sweep_meta_write(a.out, &m, &e) < 0 ||
-        sweep_finish(dirs, nd, a.out, &m, &g, a.quiet, &e) < 0 || hk_rundir_done(&rd, &e) < 0) {
+    int frc = sweep_meta_write(a.out, &m, &e);
+    if (frc == 0)
+        frc = sweep_finish(dirs, nd, a.out, &m, &g, a.quiet, &e);
+    if (frc < 0 || hk_rundir_done(&rd, &e) < 0) {
         hk_rundir_abort(&rd); /* a failed merge leaves no sweep.meta behind */
         hk_print_err(W, &e);
-        return HK_EXIT_RUN;
+        return frc == SWEEP_EPOINTS ? HK_EXIT_INPUT : HK_EXIT_RUN;
     }
     if (!a.quiet)
         printf("files: %s/\n", a.out);

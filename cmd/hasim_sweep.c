@@ -13,6 +13,7 @@
 #include "hasim.h"
 #include "hk_file.h"
 #include "hk_rundir.h"
+#include "hk_scnload.h"
 #include "hk_time.h"
 #include "sweep_batch.h"
 #include "sweep_grid.h"
@@ -294,36 +295,81 @@ static int emit(sweeper *w, sweep_grid *g, hk_loaded *L)
     return rc;
 }
 
-static int sweep(sweeper *w, sweep_grid *g, hk_loaded *L)
+/* The sweep's meta: what every point and shard of it must share, sealed with the digest of the
+ * scenario's text, of every file it names and of hakarma's version; 0 or an exit code. */
+static int sweep_meta_of(const sweep_args *a, const sweep_grid *g, const hk_loaded *L,
+                         int variant, unsigned long long seed, sweep_meta *m)
 {
-    const sweep_args *a = w->a;
+    memset(m, 0, sizeof *m);
+    snprintf(m->scenario, sizeof m->scenario, "%s", a->scenario);
+    snprintf(m->grid, sizeof m->grid, "%s", a->grid);
+    snprintf(m->version, sizeof m->version, "%s", HK_VERSION);
+    m->replications = (int)a->reps;
+    m->seed = seed;
+    m->variant = variant;
+    m->duration_us = a->duration_us;
+    m->objective = (sweep_obj)a->objective;
+    sweep_meta_bind(m, g);
+    hk_named named[HK_NAMED_MAX];
+    int n = hk_loaded_files(L, named, HK_NAMED_MAX);
+    for (int k = 0; k < n && k < (int)(sizeof m->files / sizeof m->files[0]); k++) {
+        hk_err e;
+        struct sweep_file *f = &m->files[m->nfiles++];
+        memcpy(f->name, named[k].name, sizeof f->name); /* both 512 bytes, NUL-ended */
+        if (hk_file_digest(named[k].path, &f->digest, &f->size, &e) < 0) {
+            hk_print_err(W, &e);
+            return HK_EXIT_INPUT;
+        }
+    }
+    sweep_meta_digest(m, L->text);
+    return 0;
+}
+
+/* --resume into a folder that holds another sweep's points: refused (3) before anything there
+ * is touched, naming what differs. */
+static int resume_check(const char *out, const sweep_meta *m)
+{
+    sweep_meta old;
     hk_err e;
-    int variant;
-    unsigned long long seed;
-    int rc = prepare(w, g, L, &variant, &seed);
-    if (rc)
-        return rc;
-    sweep_meta m = {0};
-    snprintf(m.scenario, sizeof m.scenario, "%s", a->scenario);
-    snprintf(m.grid, sizeof m.grid, "%s", a->grid);
-    m.replications = (int)a->reps;
-    m.seed = seed;
-    m.variant = variant;
-    m.duration_us = a->duration_us;
-    m.objective = (sweep_obj)a->objective;
-    sweep_meta_bind(&m, g);
-    sweep_meta_digest(&m, L->text);
-    w->r.m = &m;
+    char p[1100], why[1200];
+    snprintf(p, sizeof p, "%s/sweep.meta", out);
+    if (access(p, F_OK) < 0)
+        return 0; /* nothing of a sweep there yet */
+    if (sweep_meta_read(out, &old, &e) < 0) {
+        hk_print_err(W, &e);
+        return HK_EXIT_INPUT;
+    }
+    if (sweep_meta_diff(&old, m, why, sizeof why) == 0 && old.nrun == m->nrun)
+        return 0;
+    fprintf(stderr, W ": --resume: %s holds another sweep's points: %s; expected the same "
+            "sweep, or a new --out (exit %d)\n", p, why[0] ? why : "the grid's points differ",
+            HK_EXIT_INPUT);
+    return HK_EXIT_INPUT;
+}
+
+/* The points whose files are complete and of this sweep. */
+static long points_done(const sweeper *w, const sweep_meta *m)
+{
+    long n = 0;
+    for (long p = w->r.shard_k - 1; p < w->r.g->nrun; p += w->r.shard_n)
+        n += sweep_point_done(w->r.out, p, m);
+    return n;
+}
+
+static int sweep(sweeper *w, sweep_meta *m, unsigned long long seed, int variant)
+{
+    hk_err e;
+    int rc;
+    w->r.m = m;
     char runs[1100];
     if (w->r.g->nrun == 1)
         rc = plain(w, seed, variant);
     else if (snprintf(runs, sizeof runs, "%s/runs", w->r.out) < 0 || hk_mkdirs(runs, &e) < 0 ||
-             sweep_meta_write(w->r.out, &m, &e) < 0) {
+             sweep_meta_write(w->r.out, m, &e) < 0) {
         hk_print_err(W, &e);
         rc = HK_EXIT_RUN;
     } else if (!(rc = sweep_run_all(&w->r, seed, variant)))
-        rc = finish(w, &m);
-    sweep_saved_free(&w->r.sv);
+        rc = finish(w, m);
     return rc;
 }
 
@@ -364,24 +410,49 @@ int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop)
     w.r.job.scenario = a.scenario;
     w.r.job.stop = stop;
     hk_progress_init(&w.r.job.prog_line, W, 1);
+    int variant;
+    unsigned long long seed;
+    sweep_meta m;
+    rc = a.emit != SE_NONE ? 0 : prepare(&w, &g, &L, &variant, &seed);
+    if (rc == 0 && a.emit == SE_NONE)
+        rc = sweep_meta_of(&a, &g, &L, variant, seed, &m);
+    if (rc == 0 && a.resume && a.emit == SE_NONE)
+        rc = resume_check(a.out, &m);
     hk_rundir rd;
     int how = a.resume ? HK_RUNDIR_KEEP : a.force || a.out_default ? HK_RUNDIR_FORCE : 0;
-    if (hk_rundir_open(&rd, a.out, W, how, &e) < 0) {
+    if (rc == 0 && hk_rundir_open(&rd, a.out, W, how, &e) < 0) {
         hk_print_err(W, &e);
-        hk_loaded_free(&L);
-        return HK_EXIT_USAGE;
+        rc = HK_EXIT_USAGE;
     }
-    rc = a.emit != SE_NONE ? emit(&w, &g, &L) : sweep(&w, &g, &L);
+    if (rc) {
+        if (a.emit == SE_NONE)
+            sweep_saved_free(&w.r.sv);
+        hk_loaded_free(&L);
+        return rc;
+    }
+    rc = a.emit != SE_NONE ? emit(&w, &g, &L) : sweep(&w, &m, seed, variant);
+    if (a.emit == SE_NONE)
+        sweep_saved_free(&w.r.sv);
     if (rc == 0 && hk_rundir_done(&rd, &e) < 0) {
         hk_print_err(W, &e);
         rc = HK_EXIT_RUN;
     }
-    if (rc) /* a failed sweep leaves nothing that merges as a shard */
+    long kept = rc && a.emit == SE_NONE && g.nrun > 1 ? points_done(&w, &m) : 0;
+    if (kept) { /* a preempted task keeps its finished points: --resume runs only the rest */
+        hk_rundir_release(&rd);
+    } else if (rc) { /* a failed sweep leaves nothing that merges as a shard */
         hk_rundir_abort(&rd);
-    if (*stop)
+    }
+    if (*stop && kept)
+        fprintf(stderr, W ": stopped by %s: %ld finished points kept in %s/runs/, the point in "
+                "progress removed; --resume runs only the rest (exit %d)\n", strsignal(*stop),
+                kept, a.out, hk_cmd_stopped((int)*stop));
+    else if (*stop)
         fprintf(stderr, W ": stopped by %s: its workers ended and %s/ was emptied (exit %d)\n",
                 strsignal(*stop), a.out, hk_cmd_stopped((int)*stop));
+    else if (kept)
+        fprintf(stderr, W ": %ld finished points kept in %s/runs/; --resume runs only the rest\n",
+                kept, a.out);
     hk_loaded_free(&L);
     return rc;
 }
-

@@ -1,5 +1,6 @@
 /* hk_file: file reading, relative paths, atomic output files. */
 #include "hk_file.h"
+#include "hk_hash.h"
 #include "hk_rundir.h"
 
 #include <errno.h>
@@ -62,6 +63,29 @@ int hk_file_read(const char *path, char **buf, size_t *len, hk_err *err)
     b[n] = '\0';
     *buf = b;
     *len = n;
+    return 0;
+}
+
+int hk_file_digest(const char *path, unsigned long long *digest, long long *size, hk_err *err)
+{
+    if (hk_file_regular(path, err) < 0)
+        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return hk_err_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    uint64_t h = HK_HASH_INIT;
+    long long n = 0;
+    char b[65536];
+    ssize_t got;
+    while ((got = read(fd, b, sizeof b)) > 0) {
+        h = hk_hash(h, b, (size_t)got);
+        n += got;
+    }
+    close(fd);
+    if (got < 0)
+        return hk_err_set(err, path, 0, 0, "read error: %s", strerror(errno));
+    *digest = h;
+    *size = n;
     return 0;
 }
 

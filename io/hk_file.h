@@ -26,6 +26,9 @@ enum { HK_LINE_EIO = -1, HK_LINE_ELONG = -2, HK_LINE_ENUL = -3 };
 ssize_t hk_read_line(FILE *f, char **buf, size_t *cap, size_t max);
 /* The error of a negative hk_read_line result at path:line; returns -1. */
 int hk_line_err(hk_err *err, const char *path, long line, ssize_t code);
+/* The digest (hk_hash, FNV-1a 64) and size of a regular file's bytes, read in blocks (a trace
+ * of any size); -1 with err. */
+int hk_file_digest(const char *path, unsigned long long *digest, long long *size, hk_err *err);
 /* rel resolved against the directory of base (rel unchanged if absolute). */
 void hk_path_rel(const char *base, const char *rel, char *out, size_t n);
 /* mkdir -p; a folder it makes is noted in the list of the folder above it (hk_rundir_note). */

@@ -301,6 +301,52 @@ int hk_tables_load(const char *path, int exec, int variant, hk_loaded *l, hk_err
     return 0;
 }
 
+/* ---- the files a scenario names ---------------------------------------- */
+
+static int add_named(hk_named *out, int n, int max, const char *base, const char *name,
+                     const char *what)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(out[k].name, name))
+            return n;
+    if (n >= max)
+        return n;
+    snprintf(out[n].name, sizeof out[n].name, "%s", name);
+    hk_path_rel(base, name, out[n].path, sizeof out[n].path);
+    out[n].what = what;
+    return n + 1;
+}
+
+static int dist_named(const hk_dist *d, hk_named *out, int n, int max, const char *base)
+{
+    if (!d)
+        return n;
+    if (d->kind == HK_DIST_EMPIRICAL)
+        n = add_named(out, n, max, base, d->path, "empirical");
+    for (int k = 0; k < d->nparts; k++)
+        n = dist_named(d->parts[k], out, n, max, base);
+    return n;
+}
+
+int hk_loaded_files(const hk_loaded *l, hk_named *out, int max)
+{
+    int n = 0;
+    const hk_entry *ce = l->conf ? hk_scn_config_entry(l->conf) : NULL;
+    if (ce)
+        n = add_named(out, n, max, l->path, ce->value, "config");
+    const hk_scn *s = l->scn;
+    if (!s)
+        return n;
+    for (int i = 0; i < s->nbehave; i++) {
+        n = dist_named(s->behave[i].rtt, out, n, max, s->file);
+        n = dist_named(s->behave[i].service, out, n, max, s->file);
+    }
+    n = dist_named(s->wl.think, out, n, max, s->file);
+    if (s->wl.arr.kind == HK_ARR_TRACE)
+        n = add_named(out, n, max, s->file, s->wl.arr.path, "trace");
+    return n;
+}
+
 void hk_loaded_free(hk_loaded *l)
 {
     if (l->trace) {

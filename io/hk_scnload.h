@@ -49,6 +49,17 @@ int hk_scn_load_live(const char *path, int exec, hk_loaded *out, hk_err *err);
  * first was refused). */
 int hk_tables_load(const char *path, int exec, int variant, hk_loaded *out, hk_err *err);
 void hk_loaded_free(hk_loaded *l);
+
+/* A file a scenario names: sim { config = FILE }, empirical(FILE, COLUMN), trace(FILE). */
+typedef struct hk_named {
+    char name[512];              /* as the scenario writes it */
+    char path[1024];             /* resolved against the scenario's folder */
+    const char *what;            /* "config", "empirical" or "trace" */
+} hk_named;
+#define HK_NAMED_MAX 64
+/* The files l's scenario names, each once, in a fixed order (config, then the mirrors'
+ * empirical files, the think time's, the trace): their count (at most max). */
+int hk_loaded_files(const hk_loaded *l, hk_named *out, int max);
 /* The scenario as the variant's searchd reads it (built once per dialect); NULL with err set.
  * *warns (when not NULL) gets the warnings of a dialect built now. */
 hk_scn *hk_loaded_scn(hk_loaded *l, int variant, hk_warns *warns, hk_err *err);

@@ -103,7 +103,53 @@ void sweep_meta_digest(sweep_meta *m, const char *text)
                      m->grid, m->replications, m->seed, m->variant, (long long)m->duration_us,
                      (int)m->objective, m->nrun, m->current);
     uint64_t h = hk_hash(HK_HASH_INIT, b, (size_t)(n < (int)sizeof b ? n : (int)sizeof b - 1));
+    h = hk_hash(h, m->version, strlen(m->version));
+    for (int k = 0; k < m->nfiles; k++) {
+        const struct sweep_file *f = &m->files[k];
+        n = snprintf(b, sizeof b, "%s\n%lld\n%016llx\n", f->name, f->size, f->digest);
+        h = hk_hash(h, b, (size_t)(n < (int)sizeof b ? n : (int)sizeof b - 1));
+    }
     m->digest = hk_hash(h, text ? text : "", text ? strlen(text) : 0);
+}
+
+int sweep_meta_diff(const sweep_meta *a, const sweep_meta *b, char *why, size_t n)
+{
+#define SAME_NUM(f, name)                                                                      \
+    if (a->f != b->f) {                                                                        \
+        snprintf(why, n, name " differs: %lld, then %lld", (long long)a->f, (long long)b->f); \
+        return -1;                                                                             \
+    }
+#define SAME_STR(f, name)                                                                      \
+    if (strcmp(a->f, b->f)) {                                                                  \
+        snprintf(why, n, name " differs: '%.300s', then '%.300s'", a->f, b->f);                 \
+        return -1;                                                                             \
+    }
+    SAME_STR(scenario, "the scenario")
+    SAME_STR(grid, "the grid")
+    SAME_NUM(replications, "replications")
+    SAME_NUM(seed, "the seed")
+    SAME_NUM(variant, "the variant")
+    SAME_NUM(duration_us, "the duration (us)")
+    SAME_NUM(objective, "the objective")
+    SAME_STR(version, "hakarma's version")
+    for (int k = 0; k < a->nfiles || k < b->nfiles; k++) {
+        const struct sweep_file *x = k < a->nfiles ? &a->files[k] : NULL;
+        const struct sweep_file *y = k < b->nfiles ? &b->files[k] : NULL;
+        if (x && y && !strcmp(x->name, y->name) && x->size == y->size && x->digest == y->digest)
+            continue;
+        if (x && y && !strcmp(x->name, y->name))
+            snprintf(why, n, "the file %.400s the scenario names differs: %lld bytes, digest "
+                     "%016llx, then %lld bytes, digest %016llx (edited between the runs?)",
+                     x->name, x->size, x->digest, y->size, y->digest);
+        else
+            snprintf(why, n, "the files the scenario names differ: %.300s, then %.300s",
+                     x ? x->name : "(none)", y ? y->name : "(none)");
+        return -1;
+    }
+    SAME_NUM(digest, "the scenario's text (digest)")
+#undef SAME_NUM
+#undef SAME_STR
+    return 0;
 }
 
 /* A point file's text checked against its seal: the rows' length (its seal starts there), or -1
@@ -160,14 +206,36 @@ int sweep_point_done(const char *dir, long point, const sweep_meta *m)
 
 int sweep_meta_write(const char *dir, const sweep_meta *m, hk_err *err)
 {
-    char buf[6000];
-    int n = snprintf(buf, sizeof buf, "scenario\t%s\ngrid\t%s\nreplications\t%d\nseed\t%llu\n"
-                     "variant\t%d\nduration_us\t%lld\nobjective\t%s\npoints\t%ld\ncurrent\t%ld\n"
-                     "baseline\t%s\noverrode\t%s\ndigest\t%016llx\n", m->scenario, m->grid,
-                     m->replications, m->seed, m->variant, (long long)m->duration_us,
-                     sweep_obj_name(m->objective), m->nrun, m->current, m->base, m->overrode,
-                     m->digest);
-    return hk_out_write_all(dir, "sweep.meta", buf, (size_t)n, err);
+    hk_buf b;
+    hk_buf_init(&b);
+    hk_buf_printf(&b, "scenario\t%s\ngrid\t%s\nreplications\t%d\nseed\t%llu\n"
+                  "variant\t%d\nduration_us\t%lld\nobjective\t%s\npoints\t%ld\ncurrent\t%ld\n"
+                  "baseline\t%s\noverrode\t%s\nversion\t%s\n", m->scenario, m->grid,
+                  m->replications, m->seed, m->variant, (long long)m->duration_us,
+                  sweep_obj_name(m->objective), m->nrun, m->current, m->base, m->overrode,
+                  m->version);
+    for (int k = 0; k < m->nfiles; k++)
+        hk_buf_printf(&b, "file\t%lld\t%016llx\t%s\n", m->files[k].size, m->files[k].digest,
+                      m->files[k].name);
+    hk_buf_printf(&b, "digest\t%016llx\n", m->digest);
+    int rc = b.oom ? hk_err_set(err, dir, 0, 0, "out of memory")
+                   : hk_out_write_all(dir, "sweep.meta", b.s, b.len, err);
+    hk_buf_free(&b);
+    return rc;
+}
+
+/* "SIZE\tDIGEST\tNAME" of a sweep.meta's file line. */
+static int meta_file(const char *v, struct sweep_file *f)
+{
+    char *end;
+    f->size = strtoll(v, &end, 10);
+    if (*end != '\t')
+        return -1;
+    f->digest = strtoull(end + 1, &end, 16);
+    if (*end != '\t')
+        return -1;
+    snprintf(f->name, sizeof f->name, "%s", end + 1);
+    return 0;
 }
 
 int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err)
@@ -215,6 +283,10 @@ int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err)
             got |= 1024, snprintf(m->overrode, sizeof m->overrode, "%s", v);
         else if (!strcmp(s, "digest"))
             got |= 2048, m->digest = strtoull(v, NULL, 16);
+        else if (!strcmp(s, "version"))
+            snprintf(m->version, sizeof m->version, "%s", v);
+        else if (!strcmp(s, "file") && m->nfiles < (int)(sizeof m->files / sizeof m->files[0]))
+            got |= meta_file(v, &m->files[m->nfiles++]) < 0 ? 1 << 20 : 0;
     }
     free(buf);
     if (got != 4095 || m->current < 0 || m->current >= m->nrun || (int)m->objective < 0 || m->replications < 1 || m->replications > 1000)
@@ -894,6 +966,11 @@ int sweep_finish(const char *const *dirs, int ndirs, const char *out, const swee
         rc = no_stray(dirs[d], g->nrun, err);
     for (long p = 0; rc == 0 && p < g->nrun; p++)
         rc = read_point(dirs, ndirs, p, g, m, &a[p], err);
+    if (rc < 0 && a && order) { /* a point file missing, extra, doubled or damaged */
+        free(a);
+        free(order);
+        return SWEEP_EPOINTS;
+    }
     if (rc == 0 && rank(&(rank_ctx){a, m->objective}, order, g->nrun) < 0)
         rc = hk_err_set(err, out, 0, 0, "out of memory");
     for (long i = 0; rc == 0 && i < g->nrun; i++) /* each against all: n x SWEEP_PARETO_MAX */

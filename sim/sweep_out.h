@@ -25,8 +25,16 @@ typedef struct sweep_meta {      /* what every shard of one sweep must share */
     sweep_obj objective;
     long nrun, current;          /* the grid's bound figures (sweep_grid_bind): a merge needs */
     char base[600], overrode[600]; /* no scenario to rank the shards it is given */
+    char version[32];            /* hakarma's, which ran the points */
+    int nfiles;                  /* the files the scenario names (config, empirical, trace) */
+    struct sweep_file {
+        char name[512];          /* as the scenario writes it */
+        long long size;
+        unsigned long long digest;   /* of its bytes (hk_hash) */
+    } files[64];
     unsigned long long digest;   /* of the scenario's text and every field above: a point file
-                                    of another sweep is refused */
+                                    of another sweep, another version, or one whose named file
+                                    changed, is refused */
 } sweep_meta;
 
 /* One run's row, from its figures (CSV, with its newline), appended to b. */
@@ -42,6 +50,9 @@ void sweep_meta_digest(sweep_meta *m, const char *scenario_text);
 const char *sweep_obj_name(sweep_obj o);
 int sweep_obj_find(const char *s);
 
+/* 0 when a and b are of one sweep; else -1 with why saying the first field that differs, and
+ * how (a file: its name, size and digest in each; a grid: both texts). */
+int sweep_meta_diff(const sweep_meta *a, const sweep_meta *b, char *why, size_t n);
 int sweep_meta_write(const char *dir, const sweep_meta *m, hk_err *err);
 int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err);
 
@@ -49,7 +60,10 @@ int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err);
 void sweep_meta_bind(sweep_meta *m, const sweep_grid *g);
 void sweep_grid_from_meta(sweep_grid *g, const sweep_meta *m);
 /* Read DIR/runs/P.csv for every point run (from any of the dirs), write sweep.csv, report.txt
- * and index.html into out, print the report to stdout unless quiet. */
+ * and index.html into out, print the report to stdout unless quiet. 0; SWEEP_EPOINTS with err
+ * when a point file is missing, extra, given twice or damaged (bad input: nothing written);
+ * -1 with err when writing failed. */
+enum { SWEEP_EPOINTS = -3 };
 int sweep_finish(const char *const *dirs, int ndirs, const char *out, const sweep_meta *m,
                  const sweep_grid *g, int quiet, hk_err *err);
 
