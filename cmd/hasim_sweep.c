@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hasim.h"
+#include "hk_bundle.h"
 #include "hk_file.h"
 #include "hk_rundir.h"
 #include "hk_scnload.h"
@@ -32,6 +33,7 @@ typedef struct sweep_args {
     sweep_engine emit;           /* --emit slurm|k8s: write the submission, run only a pilot */
     long long tasks;             /* --tasks: array tasks / completions of --emit */
     const char *partition;       /* --partition of --emit slurm */
+    const char *image;           /* --image of --emit k8s */
     int64_t duration_us;
 } sweep_args;
 
@@ -101,6 +103,9 @@ static const hk_opt sweep_opts[] = {
      "--emit: array tasks / completions (default min(points, 16))", NULL},
     {"partition", "NAME", HK_OPT_STR, A(partition), 0, 0, NULL, "--emit slurm: the partition",
      NULL},
+    {"image", "REF", HK_OPT_STR, A(image), 0, 0, NULL,
+     "--emit k8s: the image holding hasim (default hakarma:" HK_VERSION ", built\n"
+     "from .ci/Dockerfile)", NULL},
     {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL,
      "output folder (default out/<scenario>-sweep); a finished one needs --force", NULL},
     {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished sweep in --out", NULL},
@@ -136,6 +141,7 @@ static int parse(int argc, char **argv, sweep_args *a)
     a->jobs = 1;
     a->shard_k = a->shard_n = 1;
     a->variant = -1;
+    a->image = "hakarma:" HK_VERSION;
     const char *pos[1];
     int npos, rc = hk_cmd_parse(&sweep_cmd, argc, argv, a, pos, &npos);
     if (rc)
@@ -150,6 +156,13 @@ static int parse(int argc, char **argv, sweep_args *a)
     if (a->emit != SE_NONE && !a->out)
         return hk_cmd_bad(&sweep_cmd, "--emit: expected --out DIR (the scripts, and later the "
                           "shards and the result, go there)");
+    hk_err e;
+    sweep_emit_cfg c = {.engine = a->emit, .dir = a->out, .hasim = "hasim", .image = a->image,
+                        .scenario = HK_BUNDLE_SCENARIO, .partition = a->partition};
+    if (a->emit != SE_NONE && sweep_emit_check(&c, &e) < 0) { /* before any folder is made */
+        hk_print_err(W, &e);
+        return HK_EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -207,20 +220,33 @@ static int prepare(sweeper *w, sweep_grid *g, hk_loaded *L, int *variant,
     return sweep_save(w->r.s, &w->r.sv) < 0 ? HK_EXIT_RUN : 0;
 }
 
-/* The sweep's own arguments for a batch task, shell-quoted (the scenario as scn). */
-static int task_args(const sweep_args *a, const char *scn, int variant, char *b, size_t n)
+/* The sweep's own arguments for a batch task after its scenario, into c->args (the numbers'
+ * text in buf, 5 slots of 40 bytes). */
+static void task_args(const sweep_args *a, int variant, sweep_emit_cfg *c, char (*buf)[40])
 {
-    char q1[2100], q2[8300];
-    if (sweep_shell_quote(scn, q1, sizeof q1) < 0 || sweep_shell_quote(a->grid, q2, sizeof q2) < 0)
-        return -1;
-    int o = snprintf(b, n, "%s --grid %s --replications %lld --objective %s --variant %s%s", q1,
-                     q2, a->reps, sweep_obj_name((sweep_obj)a->objective),
-                     hk_variant_get(variant)->name, a->no_exec ? " --no-exec" : "");
-    if (o > 0 && a->seed >= 0)
-        o += snprintf(b + o, n - (size_t)o, " --seed %lld", a->seed);
-    if (o > 0 && a->duration_us > 0)
-        o += snprintf(b + o, n - (size_t)o, " --duration %lldus", (long long)a->duration_us);
-    return o > 0 && (size_t)o < n ? 0 : -1;
+    int n = 0;
+    c->args[n++] = "--grid";
+    c->args[n++] = a->grid;
+    snprintf(buf[0], 40, "%lld", a->reps);
+    c->args[n++] = "--replications";
+    c->args[n++] = buf[0];
+    c->args[n++] = "--objective";
+    c->args[n++] = sweep_obj_name((sweep_obj)a->objective);
+    c->args[n++] = "--variant";
+    c->args[n++] = hk_variant_get(variant)->name;
+    if (a->no_exec)
+        c->args[n++] = "--no-exec";
+    if (a->seed >= 0) {
+        snprintf(buf[1], 40, "%lld", a->seed);
+        c->args[n++] = "--seed";
+        c->args[n++] = buf[1];
+    }
+    if (a->duration_us > 0) {
+        snprintf(buf[2], 40, "%lldus", (long long)a->duration_us);
+        c->args[n++] = "--duration";
+        c->args[n++] = buf[2];
+    }
+    c->args[n] = NULL;
 }
 
 /* One replication of the first point, timed: what a batch task asks the engine for. */
@@ -240,41 +266,43 @@ static int pilot(sweeper *w, unsigned long long seed, int variant, double *secs,
     return rc;
 }
 
-/* --emit: the files that run this sweep on the engine, sized by a pilot; nothing else runs. */
+/* --emit: the files that run this sweep on the engine, sized by a pilot, and the bundle they
+ * run (the scenario and every file it names); nothing else runs. */
 static int emit(sweeper *w, sweep_grid *g, hk_loaded *L)
 {
     const sweep_args *a = w->a;
     int variant;
     unsigned long long seed;
     int rc = prepare(w, g, L, &variant, &seed);
-    char dir[4096], scn[4096], self[4096], args[12000], logs[4200];
+    char dir[4096], self[4096], logs[4200], nums[5][40], fs[300] = "";
     ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (rc == 0 && (!realpath(a->out, dir) || !realpath(a->scenario, scn) || sl <= 0))
-        rc = HK_EXIT_RUN;
-    if (rc == HK_EXIT_RUN)
+    if (rc == 0 && (!realpath(a->out, dir) || sl <= 0)) {
         fprintf(stderr, W ": --emit: cannot resolve the paths\n");
+        rc = HK_EXIT_RUN;
+    }
     if (rc) {
         sweep_saved_free(&w->r.sv);
         return rc;
     }
     self[sl] = '\0';
-    const char *base = strrchr(scn, '/') ? strrchr(scn, '/') + 1 : scn;
-    char kscn[4200];
-    snprintf(kscn, sizeof kscn, "/data/%s", base);
-    double secs = 0;
-    long mb = 0;
+    if (a->emit == SE_SLURM)
+        sweep_fs_note(dir, fs, sizeof fs);
+    sweep_emit_cfg c = {.engine = a->emit, .dir = dir, .hasim = self, .image = a->image,
+                        .scenario = HK_BUNDLE_SCENARIO, .partition = a->partition,
+                        .fs_note = fs, .points = g->nrun, .reps = (long)a->reps};
+    task_args(a, variant, &c, nums);
+    c.tasks = a->tasks ? (long)a->tasks : g->nrun < 16 ? g->nrun : 16;
+    c.tasks = c.tasks > g->nrun ? g->nrun : c.tasks;
     hk_err e;
-    if ((rc = pilot(w, seed, variant, &secs, &mb)) == 0 &&
-        task_args(a, a->emit == SE_K8S ? kscn : scn, variant, args, sizeof args) < 0) {
-        fprintf(stderr, W ": --emit: the command line is too long\n");
-        rc = HK_EXIT_USAGE;
+    if (sweep_emit_check(&c, &e) < 0) { /* before the pilot: a bad name costs nothing */
+        hk_print_err(W, &e);
+        sweep_saved_free(&w->r.sv);
+        return HK_EXIT_USAGE;
     }
-    long tasks = a->tasks ? (long)a->tasks : g->nrun < 16 ? g->nrun : 16;
-    tasks = tasks > g->nrun ? g->nrun : tasks;
-    sweep_emit_cfg c = {a->emit, dir, self, args, a->partition, tasks, g->nrun, (long)a->reps,
-                        secs, mb};
+    rc = pilot(w, seed, variant, &c.pilot_s, &c.pilot_mb);
     snprintf(logs, sizeof logs, "%s/logs", dir);
-    if (rc == 0 && (hk_mkdirs(logs, &e) < 0 || sweep_emit(&c, &e) < 0)) {
+    if (rc == 0 && (hk_mkdirs(logs, &e) < 0 || hk_bundle_write(L, dir, &e) < 0 ||
+                    sweep_emit(&c, &e) < 0)) {
         hk_print_err(W, &e);
         rc = HK_EXIT_RUN;
     }
@@ -283,12 +311,16 @@ static int emit(sweeper *w, sweep_grid *g, hk_loaded *L)
     if (rc == 0 && !a->quiet)
         printf("pilot: point 0 ran one replication in %.2f s, %ld MB at most; each of %ld tasks "
                "runs up to %ld points x %lld replications: it asks for %ld:%02ld:%02ld and %ld MB "
-               "(twice the estimate, at least a minute and 256 MB)\n%s\n", secs, mb, tasks,
-               (g->nrun + tasks - 1) / tasks, a->reps, t / 3600, t / 60 % 60, t % 60, m,
-               a->emit == SE_SLURM ? "run: sh submit.sh (sbatch --array, then the merge with "
-               "--dependency=afterok); the result: result/"
-               : "copy the scenario (and the files it names) to the volume's /data, then: "
-               "sh submit-k8s.sh; the result: /data/result");
+               "(twice the estimate, at least a minute and 256 MB)\n", c.pilot_s, c.pilot_mb,
+               c.tasks, (g->nrun + c.tasks - 1) / c.tasks, a->reps, t / 3600, t / 60 % 60,
+               t % 60, m);
+    if (rc == 0 && !a->quiet && a->emit == SE_SLURM)
+        printf("--out: %s\nrun: sh submit.sh (sbatch --array, then the merge with "
+               "--dependency=afterok); the result: result/\n", fs);
+    else if (rc == 0 && !a->quiet)
+        printf("bundle/ holds the scenario and every file it names: copy it to the volume "
+               "'hakarma-sweep' as /data/bundle, then: sh submit-k8s.sh (image %s); the "
+               "result: /data/result\n", a->image);
     if (rc == 0 && !a->quiet)
         printf("files: %s/\n", dir);
     sweep_saved_free(&w->r.sv);

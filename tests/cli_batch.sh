@@ -36,32 +36,120 @@ check "the env-sharded sweep merges to the one-process result" '[ $? -eq 0 ] && 
 env -u SLURM_ARRAY_TASK_ID $H sweep "$SC" --grid "$G" --shard slurm --out "$T/nos" > "$T/nos.out" 2>&1; rc=$?
 check "--shard slurm outside an array task: rc 2, the variable named" 'refused $rc && [ $rc -eq 2 ] && grep -q "SLURM_ARRAY_TASK_ID: expected a whole number" "$T/nos.out"'
 
-# --- Kubernetes: the manifest holds what the Job API requires --------------------------------------
+# --- Kubernetes: the manifest holds what the Job API requires, with the types it requires -------
 $H sweep "$SC" --grid "$G" "${OPTS[@]}" --emit k8s --tasks 4 --out "$T/k8s" > "$T/k8s.out" 2>&1
-check "--emit k8s writes the Indexed Job, its merge Job and the script" '[ $? -eq 0 ] && [ -s "$T/k8s/sweep-job.yaml" ] && [ -s "$T/k8s/merge-job.yaml" ] && [ -s "$T/k8s/submit-k8s.sh" ]'
-python3 - "$T/k8s" > "$T/k8s.check" 2>&1 <<'PY'
+check "--emit k8s writes the Indexed Job, its merge Job, the script and the bundle" '[ $? -eq 0 ] && [ -s "$T/k8s/sweep-job.yaml" ] && [ -s "$T/k8s/merge-job.yaml" ] && [ -s "$T/k8s/submit-k8s.sh" ] && [ -s "$T/k8s/bundle/scenario.scn" ]'
+cat > "$T/jobcheck.py" <<'PY'
 import sys, yaml
-d = sys.argv[1]
-j = yaml.safe_load(open(d + '/sweep-job.yaml'))
-m = yaml.safe_load(open(d + '/merge-job.yaml'))
-for doc in (j, m):
-    assert doc['apiVersion'] == 'batch/v1' and doc['kind'] == 'Job', doc
-    assert doc['metadata']['name']
-    t = doc['spec']['template']['spec']
-    assert t['restartPolicy'] in ('Never', 'OnFailure')
-    c = t['containers'][0]
-    assert c['name'] and c['image'] and c['command'][:2] == ['sh', '-c']
-    assert t['volumes'][0]['persistentVolumeClaim']['claimName'] == c['volumeMounts'][0]['name'] or True
-s = j['spec']
-assert s['completionMode'] == 'Indexed' and s['completions'] == 4 and 1 <= s['parallelism'] <= 4
-c = s['template']['spec']['containers'][0]
-assert '--shard k8s' in c['command'][2] and '$JOB_COMPLETION_INDEX' in c['command'][2]
-assert {'name': 'HAKARMA_SHARD_COUNT', 'value': '4'} in c['env']
-assert c['resources']['requests']['memory'].endswith('Mi')
-assert 'hasim merge /data/shards/*' in m['spec']['template']['spec']['containers'][0]['command'][2]
+def req(d, k, t, where):
+    assert k in d, '%s: %s is required' % (where, k)
+    assert isinstance(d[k], t) and not isinstance(d[k], bool), '%s.%s: expected %s, got %r' % (where, k, t, d[k])
+    return d[k]
+def job(path, indexed, n):
+    doc = yaml.safe_load(open(path))
+    assert req(doc, 'apiVersion', str, 'Job') == 'batch/v1' and req(doc, 'kind', str, 'Job') == 'Job'
+    assert req(req(doc, 'metadata', dict, 'Job'), 'name', str, 'metadata')
+    spec = req(doc, 'spec', dict, 'Job')
+    for k in ('completions', 'activeDeadlineSeconds'):
+        assert req(spec, k, int, 'spec') >= 1
+    pod = req(req(spec, 'template', dict, 'spec'), 'spec', dict, 'template')
+    assert req(pod, 'restartPolicy', str, 'pod') in ('Never', 'OnFailure')
+    c = req(pod, 'containers', list, 'pod')[0]
+    req(c, 'name', str, 'container'); req(c, 'image', str, 'container')
+    cmd = req(c, 'command', list, 'container')
+    assert all(isinstance(a, str) for a in cmd) and cmd[0] == '/usr/local/bin/hasim', cmd
+    for e in c.get('env', []):
+        req(e, 'name', str, 'env'); req(e, 'value', str, 'env')
+    vm = req(c, 'volumeMounts', list, 'container')[0]
+    vol = req(pod, 'volumes', list, 'pod')[0]
+    assert vm['name'] == vol['name'] and req(vol, 'persistentVolumeClaim', dict, 'volume')['claimName']
+    if indexed:
+        assert spec['completionMode'] == 'Indexed' and spec['completions'] == n and 1 <= req(spec, 'parallelism', int, 'spec') <= n
+        assert cmd[-2:] == ['--out', '/data/shards/$(JOB_COMPLETION_INDEX)'] and '--shard' in cmd
+        assert {'name': 'HAKARMA_SHARD_COUNT', 'value': str(n)} in c['env']
+        assert c['resources']['requests']['memory'].endswith('Mi')
+    return cmd
+d, n = sys.argv[1], int(sys.argv[2])
+job(d + '/sweep-job.yaml', True, n)
+m = job(d + '/merge-job.yaml', False, 1)
+assert m[1] == 'merge' and m[2:2 + n] == ['/data/shards/%d' % k for k in range(n)], m
 print('ok')
 PY
-check "the Indexed Job manifest parses and holds the Job API's fields" 'grep -qx ok "$T/k8s.check" || { cat "$T/k8s.check"; false; }'
+python3 "$T/jobcheck.py" "$T/k8s" 4 > "$T/k8s.check" 2>&1
+check "the manifests parse and hold the Job API's required fields, with their types" 'grep -qx ok "$T/k8s.check" || { cat "$T/k8s.check"; false; }'
+check "the Job's deadline: the pilot's estimate and a stated margin for scheduling and the pull" 'grep -q "+ 900 s for scheduling and the image pull" "$T/k8s/sweep-job.yaml"'
+
+# --- the image: every library hasim links comes from a package .ci/Dockerfile installs ---------------
+need=$(ldd "$H" | awk '$3 ~ /^\// {print $3}' | xargs -n1 readlink -f | xargs dpkg -S 2>/dev/null | cut -d: -f1 | sort -u | grep -v '^libc6$')
+miss=""; for p in $need; do grep -q " $p\b" "$S/.ci/Dockerfile" || miss="$miss $p"; done
+check "the Dockerfile's runtime packages hold every library hasim links (${need//$'\n'/ })" '[ -n "$need" ] && [ -z "$miss" ] || { echo "missing:$miss"; false; }'
+
+# --- hostile names: what is emitted runs as written, and runs nothing hidden in a name -------------------
+SB="$T/standin"; mkdir -p "$SB"
+cat > "$SB/sbatch" <<'SH'
+#!/bin/bash
+# sbatch stand-in: runs the script's array tasks in turn with the variables Slurm sets; prints a job id
+script=""; for a in "$@"; do case "$a" in -*) ;; *) script="$a" ;; esac; done
+n=$(sed -n 's/^#SBATCH --array=1-\([0-9]*\)$/\1/p' "$script")
+id=$(( $(cat "$STANDIN_STATE/n" 2>/dev/null || echo 100) + 1 )); echo $id > "$STANDIN_STATE/n"
+for i in $(seq 1 "${n:-1}"); do
+  SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=${n:-1} bash "$script" >> "$STANDIN_STATE/log" 2>&1 || exit 1
+done
+echo $id
+SH
+cat > "$SB/kubectl" <<'PY'
+#!/usr/bin/env python3
+# kubectl stand-in: `apply -f JOB` runs each completion's command as Kubernetes would (no shell;
+# $(VAR) expanded from the container's env, $$ a dollar), /data on $STANDIN_DATA; `get job NAME`
+# prints its conditions
+import json, os, re, subprocess, sys, yaml
+st = os.environ['STANDIN_STATE']; a = sys.argv[1:]
+if a[:2] == ['apply', '-f']:
+    doc = yaml.safe_load(open(a[2])); spec = doc['spec']; c = spec['template']['spec']['containers'][0]
+    ok = os.environ.get('STANDIN_FAIL') != doc['metadata']['name']
+    for i in range(spec.get('completions', 1)):
+        env = dict(os.environ, **{e['name']: e['value'] for e in c.get('env', [])})
+        if spec.get('completionMode') == 'Indexed':
+            env['JOB_COMPLETION_INDEX'] = str(i)
+        exp = lambda s: re.sub(r'\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)', lambda m: '$' if m.group(0) == '$$' else env.get(m.group(1), m.group(0)), s)
+        cmd = [exp(x) for x in c['command']]
+        cmd = [os.environ['STANDIN_DATA'] + x[5:] if x.startswith('/data/') else x for x in cmd]
+        cmd[0] = os.environ['STANDIN_HASIM']
+        ok = ok and subprocess.run(cmd, env=env).returncode == 0
+    json.dump(ok, open(os.path.join(st, doc['metadata']['name']), 'w'))
+    print('job.batch/%s created' % doc['metadata']['name'])
+elif a[:2] == ['get', 'job']:
+    print('Complete ' if json.load(open(os.path.join(st, a[2]))) else 'Failed ', end='')
+PY
+chmod +x "$SB/sbatch" "$SB/kubectl"
+HD="$T/h q'\"\$(touch pwned1)\"\`touch pwned2\`\\x27 é"
+mkdir -p "$HD"; HS="$HD/a'\$(touch pwned3)'\\x27\`touch pwned5\`.scn"
+pwned() { [ -n "$(find "$T" -name 'pwned*')" ]; }
+cp "$SC" "$HS"
+sb() { STANDIN_STATE="$1" PATH="$SB:$PATH" "${@:2}"; }
+mkdir -p "$T/ss" "$T/ks" "$T/kdata"
+$H sweep "$HS" --grid "$G" "${OPTS[@]}" --emit slurm --tasks 4 --out "$HD/s" > "$T/hs.out" 2>&1; rc=$?
+check "--emit slurm with quotes, \$( ), backticks, \\x27 and UTF-8 in the scenario and --out" '[ $rc -eq 0 ] && [ -s "$HD/s/sweep.sbatch" ] || { cat "$T/hs.out"; false; }'
+check "... says what it assumes of --out's filesystem" 'grep -q "^--out: it is on .*filesystem" "$T/hs.out" && grep -q "^# Assumed: " "$HD/s/sweep.sbatch"'
+sb "$T/ss" sh "$HD/s/submit.sh" > "$T/hss.out" 2>&1; rc=$?
+check "submit.sh ran by a stand-in sbatch: the merged result is byte-identical to one process" '[ $rc -eq 0 ] && cmp -s "$T/j1/sweep.csv" "$HD/s/result/sweep.csv" || { cat "$T/hss.out" "$T/ss/log" | tail; false; }'
+check "... and ran no command hidden in a name" '! pwned'
+$H sweep "$HS" --grid "$G" "${OPTS[@]}" --emit k8s --tasks 4 --out "$HD/k" > "$T/hk.out" 2>&1; rc=$?
+check "--emit k8s with the same names" '[ $rc -eq 0 ] && python3 "$T/jobcheck.py" "$HD/k" 4 > /dev/null'
+cp -r "$HD/k/bundle" "$T/kdata/bundle"
+STANDIN_DATA="$T/kdata" STANDIN_HASIM="$H" HAKARMA_POLL_S=0.1 sb "$T/ks" sh "$HD/k/submit-k8s.sh" > "$T/hks.out" 2>&1; rc=$?
+check "submit-k8s.sh by a stand-in kubectl, the bundle copied as is: byte-identical to one process" '[ $rc -eq 0 ] && cmp -s "$T/j1/sweep.csv" "$T/kdata/result/sweep.csv" || { tail "$T/hks.out"; false; }'
+check "... and ran no command hidden in a name" '! pwned'
+rm -rf "$T/kdata/shards" "$T/kdata/result"
+STANDIN_FAIL=hakarma-sweep STANDIN_DATA="$T/kdata" STANDIN_HASIM="$H" HAKARMA_POLL_S=0.1 STANDIN_STATE="$T/ks" PATH="$SB:$PATH" timeout 60 sh "$HD/k/submit-k8s.sh" > "$T/hkf.out" 2>&1; rc=$?
+check "a Job that fails ends submit-k8s.sh with 1, said (no wait forever)" '[ $rc -eq 1 ] && grep -q "job hakarma-sweep failed" "$T/hkf.out"'
+for bad in "--out=$T/s"$'\n'" touch pwned4 #" "--partition=a"$'\n'"b" '--partition=a$(touch x)' "--image=img"$'\n'"x"; do
+  engine=slurm; [ "${bad%%=*}" = --image ] && engine=k8s
+  $H sweep "$SC" --grid "$G" "${OPTS[@]}" --emit $engine --out "$T/bad" "$bad" > "$T/bad.out" 2>&1; rc=$?
+  check "refused with the byte named: ${bad//$'\n'/\\n}" 'refused $rc && grep -q "0x\(0a\|24\)" "$T/bad.out" && [ ! -e "$T/bad/sweep.sbatch" ] && [ ! -e "$T/bad/sweep-job.yaml" ] && ! pwned'
+done
+$H sweep "$SC" --grid "$G" "${OPTS[@]}" --emit k8s --out "$T/img" --image 'reg.example/hakarma:1.0' --quiet
+check "--image names the manifests' image" 'grep -q "image: '"'"'reg.example/hakarma:1.0'"'"'" "$T/img/sweep-job.yaml"'
 
 # --- a real Slurm ---------------------------------------------------------------------------------------
 if [ "$(id -u)" != 0 ] || ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null; then
@@ -118,8 +206,10 @@ t0=$(date +%s)
 timeout 300 sh "$T/em/submit.sh" --wait > "$T/submit.out" 2>&1; rc=$?
 t1=$(date +%s)
 check "sbatch ran the array and the merge after it (afterok)" '[ $rc -eq 0 ] && grep -q "^array [0-9]*, merge [0-9]*" "$T/submit.out" || { cat "$T/submit.out" "$T"/em/logs/* 2>/dev/null | tail; false; }'
+# the array ran the bundle's frozen copy of the scenario: the reports name it, and are otherwise
+# the same bytes
 for f in sweep.csv report.txt index.html; do
-  check "Slurm's $f byte-identical to one process" 'cmp -s "$T/j1/$f" "$T/em/result/$f"'
+  check "Slurm's $f byte-identical to one process (the scenario's path aside)" 'sed "s|$T/em/bundle/scenario.scn|$SC|g" "$T/em/result/$f" | cmp -s "$T/j1/$f" -'
 done
 echo "slurm: the 4-task array and its merge took $((t1 - t0)) s of wall time"
 echo "cli_batch: $pass passed, $fail failed"
