@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hareal.h"
+#include "hk_file.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
 #include "rl_addr.h"
@@ -176,8 +177,9 @@ int rl_cmd_mirror(int argc, char **argv)
     double x = 0;
     if (o.fault)
         rl_fault_parse(o.fault, &f, &x); /* checked by its option */
-    if (rc == 0 && o.log && !(c.log = fopen(o.log, "w"))) {
-        fprintf(stderr, WHO ": cannot write %s\n", o.log);
+    hk_err e;
+    if (rc == 0 && o.log && !(c.log = hk_create_path(o.log, &e))) {
+        hk_print_err(WHO, &e);
         rc = HK_EXIT_RUN;
     }
     char msg[256];
@@ -186,8 +188,10 @@ int rl_cmd_mirror(int argc, char **argv)
         fprintf(stderr, WHO ": %s\n", msg);
         rc = HK_EXIT_RUN;
     }
-    if (c.log)
-        fclose(c.log);
+    if (c.log && fclose(c.log) != 0 && rc == 0) {
+        fprintf(stderr, WHO ": --log %s: the last rows could not be written\n", o.log);
+        rc = HK_EXIT_RUN;
+    }
     hk_dist_free(svc);
     hk_loaded_free(&L);
     return rc;

@@ -112,8 +112,9 @@ int rl_cmd_proxy(int argc, char **argv)
         return rc;
     }
     c.scn = L.scn;
-    if (o.log && !(c.log = fopen(o.log, "w"))) {
-        fprintf(stderr, WHO ": --log %s: %s\n", o.log, strerror(errno));
+    hk_err le;
+    if (o.log && !(c.log = hk_create_path(o.log, &le))) {
+        hk_print_err(WHO, &le);
         free(text);
         hk_loaded_free(&L);
         return HK_EXIT_RUN;

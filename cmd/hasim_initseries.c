@@ -52,7 +52,8 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The regular files of folder dir (not hidden), in name order. */
+/* The regular files of folder dir (not hidden), in name order; anything else but a folder (a
+ * FIFO, a socket, a device) is refused, named, never skipped in silence. */
 static int add_dir(initseries *s, const char *dir, hk_err *e)
 {
     DIR *d = opendir(dir);
@@ -68,6 +69,8 @@ static int add_dir(initseries *s, const char *dir, hk_err *e)
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
             rc = add_path(s, path, e);
+        else if (stat(path, &sb) < 0 || !S_ISDIR(sb.st_mode))
+            rc = hk_file_regular(path, e); /* says what it is */
     }
     closedir(d);
     if (!rc && s->n == from)

@@ -42,6 +42,8 @@ int hk_csvr_open(hk_csvr *r, const char *path, hk_err *err)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", path);
+    if (hk_file_regular(path, err) < 0) /* a FIFO's open would wait for a writer forever */
+        return -1;
     r->f = fopen(path, "rb");
     if (!r->f)
         return hk_err_set(err, path, 0, 0, "cannot open: %s", strerror(errno));

@@ -76,6 +76,7 @@ static hk_sthost *host(rd *x, long i)
  * line otherwise (nan, inf, a negative count, 1e300, an empty cell). */
 static int number(rd *x, const char *key, const char *v, double max, double *out)
 {
+    *out = 0; /* zeroed on entry, so no caller reads an unset value on an error path */
     char *end;
     double d = strtod(v, &end);
     if (end == v || *end || !hk_is_decimal(v, end) || !isfinite(d) || d < 0 || d > max)

@@ -3,6 +3,7 @@
 #include "hk_err.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -204,7 +205,13 @@ static void log_query(rl_conn *c, rl_served o)
     hk_csv_str(f, d, 0);
     hk_csv_str(f, outcome, 0);
     hk_csv_end(f);
-    fflush(f);
+    if (fflush(f) != 0 || ferror(f)) { /* a log that loses rows is worse than no mirror */
+        if (!c->m->log_errno)
+            c->m->log_errno = errno ? errno : EIO;
+        rl_mirror_stop(c->m);
+        return;
+    }
+    c->m->log_rows++;
 }
 
 static void drip_closed(uv_handle_t *h)

@@ -71,6 +71,9 @@ typedef struct rl_mirror {
     void (*on_stop)(void *);     /* called when it stops (its owner's other servers), or NULL */
     void *on_stop_user;
     rl_ctl ctl;                  /* control lines on stdin */
+    int log_errno;               /* a row of c.log could not be written (a full disk): the
+                                    mirror stops, and its caller fails naming it */
+    uint64_t log_rows;           /* rows written to c.log */
 } rl_mirror;
 
 int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char *msg, int n);

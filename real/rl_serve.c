@@ -68,6 +68,12 @@ int rl_serve(const rl_mirror_cfg *c, const rl_serve_cfg *s, char *msg, int n)
         uv_run(loop, UV_RUN_DEFAULT);
     }
     uv_run(loop, UV_RUN_DEFAULT); /* finish closing whatever a failed start left */
+    if (rc == 0 && m.log_errno) {
+        snprintf(msg, (size_t)n, "the log could not be written after %llu rows: %s; the mirror "
+                 "stopped rather than lose them", (unsigned long long)m.log_rows,
+                 strerror(m.log_errno));
+        rc = -1;
+    }
     rl_mirror_free(&m);
     uv_loop_close(loop);
     return rc < 0 ? -1 : 0;

@@ -8,7 +8,7 @@
 # once. Every check tells a refusal (exit 1-4) from a crash or a missing binary (126+).
 set -u
 B=$1; S=$2
-for bin in hasim hareal; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
+for bin in hasim hareal hk_flood; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
 T=$(mktemp -d)
 MNT="$T/full"
 PIDS=()
@@ -24,6 +24,7 @@ LONG="$S/scenarios/large-64x3.scn"                   # seconds of work at --dura
 none_left() { [ -z "$(find "$1" -name '*.part' 2>/dev/null)" ]; }
 only_hidden() { [ -z "$(find "$1" -mindepth 1 -not -name '.hakarma.*' 2>/dev/null)" ]; }
 printf 'searchd { ha_period_karma = 2 }\ntable d {\n type = distributed\n agent = 127.0.0.1:9|127.0.0.1:9:s\n}\n' > "$T/replay.conf"
+wait_port() { for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 wait_lock() { for _ in $(seq 200); do grep -q "$2" "$1/.hakarma.lock" 2>/dev/null && return 0; sleep 0.02; done; return 1; }
 
 # --- one run per folder ---------------------------------------------------------------------
@@ -126,6 +127,15 @@ if mount -t tmpfs -o size=512k tmpfs "$MNT" 2> "$T/mount.err"; then
   t1=$(date +%s%N)
   check "hareal replay: a full disk stops it before the trace's 8 s end (exit 1, says so)" '[ $rc -eq 1 ] && grep -q "disk full" "$T/rfull.err" && [ $(( (t1 - t0) / 1000000 )) -lt 7000 ]'
   check "... and removes what it wrote" 'only_hidden "$MNT/r"'
+  # a mirror whose --log fills the disk stops and says so (its rows are what live --master
+  # searchd computes shares from: a log that loses rows with exit 0 misleads)
+  dd if=/dev/zero of="$MNT/fill" bs=4k 2> /dev/null
+  rm -f "$MNT/fill"; dd if=/dev/zero of="$MNT/fill" bs=1k count=$(( $(df -k --output=avail "$MNT" | tail -1) - 8 )) 2> /dev/null
+  "$R" mirror --listen 127.0.0.1:$((MP + 1)) --quiet --log "$MNT/m.csv" 2> "$T/mlog.err" & ML=$!; PIDS+=($ML)
+  wait_port $((MP + 1))
+  for _ in $(seq 400); do kill -0 $ML 2> /dev/null || break; "$B/hk_flood" 127.0.0.1 $((MP + 1)) halfclose > /dev/null 2>&1; done
+  wait $ML; rc=$?
+  check "hareal mirror --log on a full disk: exit 1, the rows it wrote counted, not a silent 0" '[ $rc -eq 1 ] && grep -q "the log could not be written after [0-9]* rows" "$T/mlog.err"'
   umount "$MNT"
 elif [ "${CI:-}" = true ]; then
   check "mount a tmpfs (root, as CI is)" 'false'; cat "$T/mount.err"

@@ -64,5 +64,18 @@ D="$T/sq'd \$(touch $T/pwned)"
 $H "$TB" --duration 30s --out "$D" --plot --quiet 2> "$T/p3.err"; rc=$?
 check "a folder name with a quote and \$( ): plotted, gnuplot ran no command" '[ $rc -eq 0 ] && [ -s "$D/plots/latency.png" ] && [ ! -e "$T/pwned" ]'
 
+# --- FIFOs are refused before they are read, never waited on ---------------------------------------
+mkdir "$T/ff"; mkfifo "$T/ff/lat.csv"
+printf 'searchd { ha_period_karma = 2 }\ntable d {\n type = distributed\n agent = a:1|b:1:s\n}\nmirror default { rtt = constant(0.3ms) service = empirical(lat.csv, ms) }\nworkload { arrivals = poisson(10/s) duration = 10s }\n' > "$T/ff/f.scn"
+timeout 10 $H "$T/ff/f.scn" --out "$T/ff/o" > "$T/ff1.out" 2>&1; rc=$?
+check "empirical(FIFO): hasim refuses at once (3), the FIFO named" '[ $rc -eq 3 ] && grep -q "lat.csv: expected a regular file, got a FIFO" "$T/ff1.out"'
+timeout 10 $H sweep "$T/ff/f.scn" --grid 'ha_strategy=nodeads,noerrors' --out "$T/ff/s" > "$T/ff2.out" 2>&1; rc=$?
+check "... so does a sweep" 'refused $rc && grep -q "got a FIFO" "$T/ff2.out"'
+timeout 10 "$B/hareal" mirror --listen 127.0.0.1:$((29600 + $$ % 300)) --scenario "$T/ff/f.scn" --name a:1 > "$T/ff3.out" 2>&1; rc=$?
+check "... and hareal mirror --scenario" 'refused $rc && grep -q "got a FIFO" "$T/ff3.out"'
+mkdir "$T/series"; mkfifo "$T/series/status.1700000000.tsv"
+timeout 10 $H init --config "$S/scenarios/dies-recovers.scn" --status "$T/series" --out "$T/ff/i.scn" > "$T/ff4.out" 2>&1; rc=$?
+check "a FIFO in a status-series folder is refused, named (not skipped in silence)" 'refused $rc && grep -q "status.1700000000.tsv: expected a regular file, got a FIFO" "$T/ff4.out"'
+
 echo "cli_safety: $pass passed, $fail failed"
 [ $fail -eq 0 ]
