@@ -29,9 +29,11 @@ static int kind_arg(const hk_conf *c, const hk_entry *e, hk_fault *f, size_t k, 
     int bad;
     const char *w;
     if (kinds[k].arg == 2) {
-        if (hk_time_parse(arg, HK_SEC, &f->period_us, &bad, &w) < 0 || f->period_us <= 0)
+        if (hk_time_parse(arg, HK_SEC, &f->period_us, &bad, &w) < 0 ||
+            f->period_us < HK_FLAP_MIN_US)
             return hk_err_set(err, c->file, e->vline, e->vcol + (int)n + 1,
-                              "flap: expected a positive period, got '%s'", arg);
+                              "flap: expected a period of at least %d ms (down for its first "
+                              "half), got '%s'", (int)(HK_FLAP_MIN_US / 1000), arg);
         return 0;
     }
     int slow = f->kind == HK_FAULT_SLOW;

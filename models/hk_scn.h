@@ -24,6 +24,10 @@ typedef enum hk_fault_kind {
                                   * pings, but no query gets a reply */
 } hk_fault_kind;
 
+/* flap(P)'s shortest period: each half must outlast a connect and a ping on a loopback proxy
+ * (below it the proxy's timers merge the halves into one long outage). */
+#define HK_FLAP_MIN_US 2000
+
 typedef struct hk_fault {
     int host;                    /* index into cl->hosts */
     int64_t at_us, for_us;       /* for_us < 0: until the end */

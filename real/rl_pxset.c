@@ -1,6 +1,9 @@
 /* rl_pxset: the proxies of one process, by name (see rl_pxset.h). */
 #include "rl_pxset.h"
 
+#include "rl_addr.h"
+#include "rl_toxic.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include "hk_err.h"
@@ -20,16 +23,14 @@ int rl_pxset_find(const rl_pxset *s, const char *name)
     return -1;
 }
 
-static int valid_name(const char *name)
+/* 1 when a proxy listening at listen would forward to itself at upstream. */
+static int to_itself(const char *listen, const char *up)
 {
-    size_t len = strlen(name);
-    if (len == 0 || len >= RL_PROXY_NAME_MAX)
+    char lh[64], uh[64];
+    int lp, upp;
+    if (rl_addr_parse(listen, lh, sizeof lh, &lp) < 0 || rl_addr_parse(up, uh, sizeof uh, &upp) < 0)
         return 0;
-    for (const char *c = name; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              strchr("._:-", *c)))
-            return 0;
-    return 1;
+    return lp == upp && (!strcmp(lh, uh) || !strcmp(lh, "0.0.0.0"));
 }
 
 int rl_pxset_add(rl_pxset *s, const char *name, const char *listen, const char *upstream,
@@ -42,9 +43,12 @@ int rl_pxset_add(rl_pxset *s, const char *name, const char *listen, const char *
         return hk_err_msg(msg, n, "%d proxies already: the most one process serves",
                           RL_PXSET_MAX);
     *code = 400;
-    if (!valid_name(name))
+    if (!rl_name_ok(name, RL_PROXY_NAME_MAX))
         return hk_err_msg(msg, n, "name '%.80s': expected 1 to %d letters, digits, '.', '_', "
                           "':' or '-'", name, RL_PROXY_NAME_MAX - 1);
+    if (to_itself(listen, upstream))
+        return hk_err_msg(msg, n, "proxy %s: upstream %s is its own listen address: expected "
+                          "the agent it stands in front of", name, upstream);
     rl_proxy *p = malloc(sizeof *p);
     if (!p || rl_proxy_init(p, s->loop, name, listen, upstream, s->seed + s->made, msg, n) < 0) {
         free(p);
@@ -114,16 +118,30 @@ static int update(rl_proxy *p, json_t *e, int *code, char *msg, int n)
     return en ? rl_proxy_enable(p, json_is_true(en), msg, n) : 0;
 }
 
-/* One entry of a populate array, or of POST /proxies. */
+/* One entry of a populate array, or of POST /proxies: its keys and their types checked. */
 static int entry(rl_pxset *s, json_t *e, int *code, char *msg, int n)
 {
+    static const char *const keys[] = {"name", "listen", "upstream", "enabled", NULL};
     *code = 400;
-    json_t *en = json_object_get(e, "enabled");
-    const char *name = field(e, "name"), *listen = field(e, "listen"), *up = field(e, "upstream");
-    if (!json_is_object(e) || !name || (en && !json_is_boolean(en)))
+    if (!json_is_object(e))
         return hk_err_msg(msg, n, "expected an object with a name (string), listen and upstream "
                           "(IP:PORT strings) and enabled (true or false)");
+    if (rl_json_only(e, keys, "proxy", msg, n) < 0)
+        return -1;
+    json_t *en = json_object_get(e, "enabled");
+    const char *name = field(e, "name"), *listen = field(e, "listen"), *up = field(e, "upstream");
+    static const char *const strs[] = {"name", "listen", "upstream"};
+    for (int k = 0; k < 3; k++)
+        if (json_object_get(e, strs[k]) && !field(e, strs[k]))
+            return hk_err_msg(msg, n, "%s: expected a string", strs[k]);
+    if (en && !json_is_boolean(en))
+        return hk_err_msg(msg, n, "enabled: expected true or false");
+    if (!name)
+        return hk_err_msg(msg, n, "name: expected a string");
     int i = rl_pxset_find(s, name);
+    if (i >= 0 && up && to_itself(s->px[i]->listen, up))
+        return hk_err_msg(msg, n, "proxy %s: upstream %s is its own listen address: expected "
+                          "the agent it stands in front of", name, up);
     if (i >= 0)
         return update(s->px[i], e, code, msg, n);
     if (!listen || !up)

@@ -62,8 +62,36 @@ static int str(json_t *o, const char *key, char *out, size_t cap, char *msg, int
     return 0;
 }
 
+int rl_json_only(json_t *o, const char *const *keys, const char *what, char *msg, int n)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v) {
+        int known = 0;
+        for (int i = 0; keys[i] && !known; i++)
+            known = !strcmp(k, keys[i]);
+        if (!known) {
+            int o2 = snprintf(msg, (size_t)n, "%s: unknown key '%.60s' (expected one of", what, k);
+            for (int i = 0; keys[i] && o2 > 0 && o2 < n; i++)
+                o2 += snprintf(msg + o2, (size_t)(n - o2), "%s%s", i ? ", " : " ", keys[i]);
+            if (o2 > 0 && o2 < n)
+                snprintf(msg + o2, (size_t)(n - o2), ")");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int rl_name_ok(const char *s, size_t max)
+{
+    size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-");
+    return n > 0 && !s[n] && n < max;
+}
+
 static int attributes(json_t *a, rl_toxic *t, char *msg, int n)
 {
+    static const char *const keys[] = {"latency", "jitter", "factor", "rate", "message",
+                                       "command", NULL};
     char cmd[16] = "";
     if (a && !json_is_object(a)) {
         snprintf(msg, (size_t)n, "attributes: expected an object");
@@ -71,6 +99,8 @@ static int attributes(json_t *a, rl_toxic *t, char *msg, int n)
     }
     if (!a)
         return 0;
+    if (rl_json_only(a, keys, "attributes", msg, n) < 0)
+        return -1;
     if (num(a, "latency", 0, 3600e3, &t->latency_ms, msg, n) < 0 ||
         num(a, "jitter", 0, 3600e3, &t->jitter_ms, msg, n) < 0 ||
         num(a, "factor", 1, 1e6, &t->factor, msg, n) < 0 ||
@@ -104,8 +134,9 @@ static int stream(json_t *o, rl_toxic *t, char *msg, int n)
 
 static int from_object(json_t *o, const rl_toxic *base, rl_toxic *t, char *msg, int n)
 {
+    static const char *const keys[] = {"name", "type", "stream", "toxicity", "attributes", NULL};
     char type[16] = "";
-    if (str(o, "type", type, sizeof type, msg, n) < 0)
+    if (rl_json_only(o, keys, "toxic", msg, n) < 0 || str(o, "type", type, sizeof type, msg, n) < 0)
         return -1;
     int k = type[0] ? kind_of(type) : base ? (int)base->kind : -1;
     if (k < 0 || (base && (int)base->kind != k)) {
@@ -126,13 +157,18 @@ static int from_object(json_t *o, const rl_toxic *base, rl_toxic *t, char *msg, 
     if (!base && !json_object_get(o, "name"))
         snprintf(t->name, sizeof t->name, "%s_%s", kind_names[k],
                  t->upstream ? "upstream" : "downstream");
+    if (!rl_name_ok(t->name, sizeof t->name)) {
+        snprintf(msg, (size_t)n, "name: expected letters, digits and _ . : - (a toxic is "
+                 "deleted by its name in a URL)");
+        return -1;
+    }
     return 0;
 }
 
 int rl_toxic_from_json(const char *json, const rl_toxic *base, rl_toxic *t, char *msg, int n)
 {
     json_error_t e;
-    json_t *o = json_loads(json, 0, &e);
+    json_t *o = json_loads(json, JSON_REJECT_DUPLICATES, &e);
     if (!o || !json_is_object(o)) {
         if (o)
             snprintf(msg, (size_t)n, "expected a JSON object (a toxic)");

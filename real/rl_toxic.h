@@ -69,4 +69,11 @@ void rl_toxics_plan(const rl_toxic *ts, int n, int ping, gsl_rng *rng, rl_tx_pla
 /* 1 when a toxic of that kind is on. */
 int rl_toxics_have(const rl_toxic *ts, int n, rl_tx_kind k);
 
+/* 0 when every key of object o is one of keys (NULL-ended); else -1 with msg naming the key
+ * and the expected ones. */
+int rl_json_only(json_t *o, const char *const *keys, const char *what, char *msg, int n);
+/* 1 when s is a name of 1 to max-1 bytes of letters, digits and _ . : - (a URL segment, a line of
+ * the change log). */
+int rl_name_ok(const char *s, size_t max);
+
 #endif

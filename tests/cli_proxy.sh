@@ -153,6 +153,27 @@ code=$(api -d '{"type":"hang"}' 127.0.0.1:$API/proxies/agA/toxics)
 check "an unknown type: 400 naming the types" '[ "$code" = 400 ] && grep -q "expected one of stall, stuck" "$T/api.body"'
 code=$(api -d '{"type":"errors","toxicity":2}' 127.0.0.1:$API/proxies/agA/toxics)
 check "toxicity 2: 400, a probability expected" '[ "$code" = 400 ] && grep -q "toxicity: expected a number in \[0, 1\]" "$T/api.body"'
+# strict: unknown or duplicate keys, wrong types and names that cannot be deleted are refused
+code=$(api -d '{"type":"latency","name":"l2","attributes":{"latncy":50}}' 127.0.0.1:$API/proxies/agA/toxics)
+check "an unknown attribute key: 400 naming it (not a 0 ms latency)" '[ "$code" = 400 ] && grep -q "attributes: unknown key .latncy." "$T/api.body"'
+code=$(api -d '{"type":"latency","name":"l3","toxicity":1,"toxicity":0}' 127.0.0.1:$API/proxies/agA/toxics)
+check "a duplicate key: 400" '[ "$code" = 400 ] && grep -q "duplicate" "$T/api.body"'
+code=$(api -d '{"type":"latency","nme":"l4"}' 127.0.0.1:$API/proxies/agA/toxics)
+check "an unknown toxic key: 400 naming it" '[ "$code" = 400 ] && grep -q "toxic: unknown key .nme." "$T/api.body"'
+for bad in 'a/b' 'a\nb' 'a b'; do
+  code=$(api -d "{\"type\":\"latency\",\"name\":\"$bad\"}" 127.0.0.1:$API/proxies/agA/toxics)
+  check "a toxic named '$bad': 400 (it could not be deleted, or would forge a log line)" '[ "$code" = 400 ] && grep -q "name: expected letters" "$T/api.body"'
+done
+code=$(api -X POST -d '{"enabled":"yes"}' 127.0.0.1:$API/proxies/agA)
+check "enabled as a string: 400, not 200" '[ "$code" = 400 ] && grep -q "enabled: expected true or false" "$T/api.body"'
+code=$(api -X POST -d '{"upstream":7}' 127.0.0.1:$API/proxies/agA)
+check "upstream as a number: 400" '[ "$code" = 400 ] && grep -q "upstream: expected a string" "$T/api.body"'
+code=$(api -X POST -d '{"enabeld":false}' 127.0.0.1:$API/proxies/agA)
+check "an unknown proxy key: 400 naming it" '[ "$code" = 400 ] && grep -q "proxy: unknown key .enabeld." "$T/api.body"'
+code=$(api -X POST -d "{\"upstream\":\"127.0.0.1:$PX\"}" 127.0.0.1:$API/proxies/agA)
+check "a proxy pointed at itself: 400" '[ "$code" = 400 ] && grep -q "is its own listen address" "$T/api.body"'
+code=$(api -d "{\"name\":\"loop\",\"listen\":\"127.0.0.1:$PX2\",\"upstream\":\"127.0.0.1:$PX2\"}" 127.0.0.1:$API/proxies)
+check "a new proxy pointed at itself: 400" '[ "$code" = 400 ] && grep -q "is its own listen address" "$T/api.body" && port_free $PX2'
 code=$(api -d '{"type":' 127.0.0.1:$API/proxies/agA/toxics)
 check "not JSON: 400 with line and column" '[ "$code" = 400 ] && grep -q "not JSON: line 1 column" "$T/api.body"'
 code=$(api -d '{"attributes":{"latency":7}}' 127.0.0.1:$API/proxies/agA/toxics/latency_downstream)

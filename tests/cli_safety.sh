@@ -77,5 +77,10 @@ mkdir "$T/series"; mkfifo "$T/series/status.1700000000.tsv"
 timeout 10 $H init --config "$S/scenarios/dies-recovers.scn" --status "$T/series" --out "$T/ff/i.scn" > "$T/ff4.out" 2>&1; rc=$?
 check "a FIFO in a status-series folder is refused, named (not skipped in silence)" 'refused $rc && grep -q "status.1700000000.tsv: expected a regular file, got a FIFO" "$T/ff4.out"'
 
+# --- flap's period has a stated floor -----------------------------------------------------------------
+sed 's/kind = down/kind = flap(1ms)/' "$S/scenarios/dies-recovers.scn" > "$T/flap.scn"
+$H "$T/flap.scn" --out "$T/flap" > "$T/flap.out" 2>&1; rc=$?
+check "flap(1ms): refused (3) at its column, the 2 ms minimum stated" '[ $rc -eq 3 ] && grep -q "flap.scn:[0-9]*:[0-9]*: flap: expected a period of at least 2 ms" "$T/flap.out"'
+
 echo "cli_safety: $pass passed, $fail failed"
 [ $fail -eq 0 ]
