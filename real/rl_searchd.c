@@ -242,7 +242,7 @@ int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
 {
     hk_err e;
     hk_out co = {0};
-    char conf[1100], outp[1100];
+    char conf[1100];
     int w = hk_mkdirs(sd->dir, &e) < 0 || hk_out_open(&co, sd->dir, "searchd.conf", &e) < 0
             ? -1 : config(co.f, sd, s, strategy, addr, &e);
     if (w == 0)
@@ -254,8 +254,9 @@ int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
         return -1;
     }
     snprintf(conf, sizeof conf, "%s/searchd.conf", sd->dir);
-    snprintf(outp, sizeof outp, "%s/searchd.out", sd->dir);
-    int fd = open(outp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int dfd = hk_dir_open(sd->dir, &e), fd = dfd < 0 ? -1 : hk_create_at(dfd, "searchd.out");
+    if (dfd >= 0) /* searchd's output: never written through a link planted there */
+        close(dfd);
     int rc = fd < 0 ? -1 : fork_searchd(sd, conf, fd);
     if (fd >= 0)
         close(fd);
