@@ -148,8 +148,9 @@ for bad in "--out=$T/s"$'\n'" touch pwned4 #" "--partition=a"$'\n'"b" '--partiti
   $H sweep "$SC" --grid "$G" "${OPTS[@]}" --emit $engine --out "$T/bad" "$bad" > "$T/bad.out" 2>&1; rc=$?
   check "refused with the byte named: ${bad//$'\n'/\\n}" 'refused $rc && grep -q "0x\(0a\|24\)" "$T/bad.out" && [ ! -e "$T/bad/sweep.sbatch" ] && [ ! -e "$T/bad/sweep-job.yaml" ] && ! pwned'
 done
-$H sweep "$SC" --grid "$G" "${OPTS[@]}" --emit k8s --out "$T/img" --image 'reg.example/hakarma:1.0' --quiet
-check "--image names the manifests' image" 'grep -q "image: '"'"'reg.example/hakarma:1.0'"'"'" "$T/img/sweep-job.yaml"'
+IMG="reg.example/it's \$(JOB_COMPLETION_INDEX) é:1.0"
+$H sweep "$SC" --grid "$G" "${OPTS[@]}" --emit k8s --out "$T/img" --image "$IMG" --quiet
+check "--image with a quote, \$( ) and UTF-8: the manifests' image is exactly it" 'python3 -c "import sys, yaml; sys.exit(yaml.safe_load(open(sys.argv[1]))[\"spec\"][\"template\"][\"spec\"][\"containers\"][0][\"image\"] != sys.argv[2])" "$T/img/sweep-job.yaml" "$IMG"'
 
 # --- a real Slurm ---------------------------------------------------------------------------------------
 if [ "$(id -u)" != 0 ] || ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null; then
