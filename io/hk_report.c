@@ -1,6 +1,8 @@
 /* hk_report: shared output rows and SHOW AGENT STATUS text. */
 #include "hk_report.h"
 
+#include <math.h>
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +126,15 @@ void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max)
                 "row is in summary.csv\n", n - shown);
 }
 
+const char *hk_rep_ms(double v, char *buf, size_t n)
+{
+    if (isnan(v))
+        snprintf(buf, n, "n/a");
+    else
+        snprintf(buf, n, "%.3f", v);
+    return buf;
+}
+
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n)
 {
     fputs("table,agent,mirror,attempts,share,failed,latency_mean_ms,latency_p50_ms,"
@@ -133,10 +144,15 @@ void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n)
         hk_csv_str(f, r->table, 1);
         fprintf(f, ",%d,", r->agent);
         hk_csv_str(f, r->mirror, 1);
-        fprintf(f, ",%" PRIu64 ",%.6f,%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f\n", r->q,
-                share_of(rows, n, i), r->err, ms(hk_hist_mean(r->lat)),
-                ms(hk_hist_quantile(r->lat, 0.5)), ms(hk_hist_quantile(r->lat, 0.95)),
-                ms(hk_hist_quantile(r->lat, 0.99)), ms(hk_hist_quantile(r->lat, 0.999)));
+        fprintf(f, ",%" PRIu64 ",%.6f,%" PRIu64, r->q, share_of(rows, n, i), r->err);
+        int none = !r->lat || !r->lat->n; /* a mirror that never answered: n/a, never 0 ms */
+        double v[5] = {hk_hist_mean(r->lat), hk_hist_quantile(r->lat, 0.5),
+                       hk_hist_quantile(r->lat, 0.95), hk_hist_quantile(r->lat, 0.99),
+                       hk_hist_quantile(r->lat, 0.999)};
+        char b[40];
+        for (int k = 0; k < 5; k++)
+            fprintf(f, ",%s", hk_rep_ms(none ? NAN : ms(v[k]), b, sizeof b));
+        fputc('\n', f);
     }
 }
 

@@ -67,4 +67,7 @@ int hk_rep_faults(const hk_scn *s, int64_t end_us, const char *dir, hk_err *err)
 int hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line *const *lines,
                    const hk_variant *var, int64_t now_us, const char *title);
 
+/* ms as "%.3f", or "n/a" when it is not a number (no answered query: never 0 ms); buf's text. */
+const char *hk_rep_ms(double ms, char *buf, size_t n);
+
 #endif

@@ -3,6 +3,8 @@
  * latency percentiles side by side (compare.csv). */
 #include "rl_compare.h"
 
+#include "hk_report.h"
+
 
 #include <stdio.h>
 #include <math.h>
@@ -53,8 +55,8 @@ static int read_summary(const char *path, srow *rows, int max)
     while (rc == 1 && n < max && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1 && nf >= 11) {
         make_key(rows[n].key, sizeof rows[n].key, f, c);
         rows[n].share = atof(f[c[3]]);
-        rows[n].p50 = atof(f[c[4]]);
-        rows[n].p99 = atof(f[c[5]]);
+        rows[n].p50 = strcmp(f[c[4]], "n/a") ? atof(f[c[4]]) : NAN; /* never answered */
+        rows[n].p99 = strcmp(f[c[5]], "n/a") ? atof(f[c[5]]) : NAN;
         rows[n].failed = c[6] >= 0 ? atof(f[c[6]]) : 0;
         n++;
     }
@@ -134,8 +136,10 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
             fprintf(out, "%-40s %10.4f %10.4f %10.3f %10.3f %10.3f %10.3f %8.0f %8.0f\n",
                     real[i].key, real[i].share, ss, real[i].p50, s50, real[i].p99, s99,
                     real[i].failed, sf);
-        fprintf(co.f, "%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f,%.0f,%.0f\n", real[i].key, real[i].share,
-                ss, real[i].p50, s50, real[i].p99, s99, real[i].failed, sf);
+        char l[4][40];
+        fprintf(co.f, "%s,%.6f,%.6f,%s,%s,%s,%s,%.0f,%.0f\n", real[i].key, real[i].share, ss,
+                hk_rep_ms(real[i].p50, l[0], 40), hk_rep_ms(s50, l[1], 40),
+                hk_rep_ms(real[i].p99, l[2], 40), hk_rep_ms(s99, l[3], 40), real[i].failed, sf);
     }
     if (out && nr)
         fprintf(out, "%s: the largest share difference is %.1f points (%s)%s\n",

@@ -6,6 +6,10 @@
  * hakarma's own runs, so --compare-sim reads both alike. */
 #include "rl_sdsum.h"
 
+#include <math.h>
+
+#include "hk_report.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include "hk_csv.h"
@@ -104,10 +108,10 @@ static void write_rows(FILE *f, const hk_cluster *cl, const slot *sl, int ns)
         snprintf(v[1], sizeof v[1], "%llu", (unsigned long long)sl[i].att);
         snprintf(v[2], sizeof v[2], "%.6f", share(&sl[i]));
         snprintf(v[3], sizeof v[3], "%llu", (unsigned long long)sl[i].failed);
-        snprintf(v[4], sizeof v[4], "%.3f", h->n ? hk_hist_mean(h) / 1e3 : 0.0);
+        hk_rep_ms(h->n ? hk_hist_mean(h) / 1e3 : NAN, v[4], sizeof v[4]); /* none: n/a */
         static const double q[4] = {0.5, 0.95, 0.99, 0.999};
         for (int k = 0; k < 4; k++)
-            snprintf(v[5 + k], sizeof v[5 + k], "%.3f", h->n ? hk_hist_quantile(h, q[k]) / 1e3 : 0.0);
+            hk_rep_ms(h->n ? hk_hist_quantile(h, q[k]) / 1e3 : NAN, v[5 + k], sizeof v[5 + k]);
         hk_csv_str(f, cl->tables[sl[i].table].name, 1);
         hk_csv_str(f, v[0], 0);
         hk_csv_str(f, cl->hosts[sl[i].host].name, 0);

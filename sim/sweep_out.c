@@ -24,6 +24,8 @@ typedef struct agg {             /* one grid point over its replications */
     int n;                       /* rows read */
     double sum[NMET], sq[NMET];
     int never, nofault;          /* readmission: never within a run / no fault at all */
+    int nlat;                    /* runs that answered a query: the latencies are theirs (none:
+                                    every query of every run failed, latency n/a, ranked last) */
     double mean[NMET], half[NMET];
     char findings[160];          /* the first replication's */
     int severe;                  /* runs with a severe finding (hk_find_kind_severe) */
@@ -77,9 +79,10 @@ void sweep_row_put(hk_buf *o, long point, int rep, unsigned long long seed, cons
         put_field(o, point < g->npoints ? g->ax[a].text[sweep_point_value(g, point, a)]
                                         : "(as configured)", 0);
     double v[] = {f->n, 100.0 * f->failed_rate, f->mean, f->p50, f->p99, f->p999};
+    int none = f->n <= 0 || f->failed_rate >= 1.0; /* no answer: no latency, never a fast one */
     for (int i = 0; i < 6; i++) {
         snprintf(b, sizeof b, i ? "%.4f" : "%.0f", v[i]);
-        put_field(o, b, 0);
+        put_field(o, i >= 2 && none ? "n/a" : b, 0);
     }
     double r = readmit_of(f);
     if (r >= 0)
@@ -391,10 +394,13 @@ static int add_row(agg *x, char **f, int n, long p, int r, const sweep_grid *g, 
                           "%s, %d fields)", r, p, want, 3 + g->naxes + 8);
     const char *const *v = (const char *const *)f + 3 + g->naxes;
     static const double max[6] = {1e15, 100, 1e9, 1e9, 1e9, 1e9};
-    double d[7];
+    double d[7] = {0};
+    int na = !strcmp(v[2], "n/a"); /* a run that answered nothing: all four latencies n/a */
     for (int i = 0; i < 6; i++) {
         int bad;
         const char *what;
+        if (i >= 2 && na && !strcmp(v[i], "n/a"))
+            continue;
         if (hk_real_parse(v[i], 0, max[i], &d[i], &bad, &what) < 0)
             return hk_err_set(err, path, line, 4 + g->naxes + i, "expected %s from 0 to %g, got "
                               "'%.40s'", what, max[i], v[i]);
@@ -404,10 +410,14 @@ static int add_row(agg *x, char **f, int n, long p, int r, const sweep_grid *g, 
     if (strcmp(v[6], "never") && v[6][0] && hk_real_parse(v[6], 0, 1e9, &d[6], &bad, &what) < 0)
         return hk_err_set(err, path, line, 10 + g->naxes, "readmit_s: expected seconds, never or "
                           "nothing, got '%.40s'", v[6]);
-    for (int i = 0; i < 5; i++) {
+    if (na && d[1] < 100)
+        return hk_err_set(err, path, line, 6 + g->naxes, "latency n/a for a run whose queries "
+                          "did not all fail (%.4f%% failed)", d[1]);
+    for (int i = 0; i < (na ? 1 : 5); i++) {
         x->sum[i] += d[1 + i];
         x->sq[i] += d[1 + i] * d[1 + i];
     }
+    x->nlat += !na;
     if (!strcmp(v[6], "never")) {
         x->never++;
     } else if (!v[6][0]) {
@@ -426,10 +436,12 @@ static int add_row(agg *x, char **f, int n, long p, int r, const sweep_grid *g, 
 static void agg_finish(agg *x)
 {
     for (int i = 0; i < NMET; i++) {
-        int k = i == M_READMIT ? x->n - x->never - x->nofault : x->n;
+        int lat = i >= M_MEAN && i <= M_P999;
+        int k = i == M_READMIT ? x->n - x->never - x->nofault : lat ? x->nlat : x->n;
         double mean = k ? x->sum[i] / k : 0, var = k > 1 ? (x->sq[i] - k * mean * mean) / (k - 1) : 0;
-        x->mean[i] = mean;
-        x->half[i] = k > 1 ? gsl_cdf_tdist_Pinv(0.975, k - 1) * sqrt(var > 0 ? var / k : 0) : 0;
+        x->mean[i] = lat && !k ? NAN : mean; /* n/a: no run answered a query */
+        x->half[i] = lat && !k ? NAN : k > 1 ? gsl_cdf_tdist_Pinv(0.975, k - 1) *
+                     sqrt(var > 0 ? var / k : 0) : 0;
     }
 }
 
@@ -469,14 +481,15 @@ static int read_point(const char *const *dirs, int nd, long p, const sweep_grid 
     return 0;
 }
 
-/* The objective of a point, lower is better; a run that never re-admits is worst. */
+/* The objective of a point, lower is better; a run that never re-admits is worst, and a point
+ * that answered no query has no latency: the worst there is, never a fast one. */
 static double objective(const agg *x, sweep_obj o)
 {
     switch (o) {
-    case SO_P999: return x->mean[M_P999];
+    case SO_P999: return x->nlat ? x->mean[M_P999] : INFINITY;
     case SO_FAILURES: return x->mean[M_FAILED];
     case SO_READMIT: return x->never ? INFINITY : x->nofault == x->n ? 0 : x->mean[M_READMIT];
-    default: return x->mean[M_P99];
+    default: return x->nlat ? x->mean[M_P99] : INFINITY;
     }
 }
 
@@ -486,7 +499,7 @@ typedef struct rank_ctx { const agg *a; sweep_obj o; } rank_ctx;
 static double half_of(const agg *x, sweep_obj o)
 {
     int m = o == SO_P999 ? M_P999 : o == SO_FAILURES ? M_FAILED : o == SO_READMIT ? M_READMIT : M_P99;
-    return x->half[m];
+    return isnan(x->half[m]) ? 0 : x->half[m];
 }
 
 /* a and b differ beyond noise: more than both confidence intervals and 1% apart. */
@@ -592,8 +605,12 @@ static void figures(char *b, size_t n, const agg *x)
         snprintf(rd, sizeof rd, "readmit never (%d of %d runs)", x->never, x->n);
     else
         snprintf(rd, sizeof rd, "readmitted in %.1f +- %.1f s", x->mean[M_READMIT], x->half[M_READMIT]);
-    snprintf(b, n, "p99 %.1f +- %.1f ms, %.3f +- %.3f%% failed, %s", x->mean[M_P99],
-             x->half[M_P99], x->mean[M_FAILED], x->half[M_FAILED], rd);
+    if (!x->nlat)
+        snprintf(b, n, "p99 n/a (every query of every run failed), %.3f +- %.3f%% failed, %s",
+                 x->mean[M_FAILED], x->half[M_FAILED], rd);
+    else
+        snprintf(b, n, "p99 %.1f +- %.1f ms, %.3f +- %.3f%% failed, %s", x->mean[M_P99],
+                 x->half[M_P99], x->mean[M_FAILED], x->half[M_FAILED], rd);
 }
 
 /* A point an operator can configure: searchd's strategies, the scenario's variant. */
@@ -666,10 +683,11 @@ static void ties(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *a
  * current settings, or nothing (every point severe, or none configurable). */
 typedef enum verdict { V_NONE_CONFIGURABLE, V_NONE_SEVERE, V_KEEP, V_CHANGE } verdict;
 
-static long best_of(const sweep_meta *m, const sweep_grid *g, const long *order)
+/* The best-ranked point an operator can configure that answered queries at all. */
+static long best_of(const sweep_meta *m, const sweep_grid *g, const agg *a, const long *order)
 {
     for (long i = 0; i < g->nrun; i++)
-        if (configurable(g, order[i], m->variant))
+        if (configurable(g, order[i], m->variant) && a[order[i]].nlat)
             return order[i];
     return -1;
 }
@@ -691,7 +709,8 @@ static void recommend(FILE *o, const sweep_meta *m, const sweep_grid *g, const a
     long cur = g->current;
     verdict v = verdict_of(g, a, best);
     if (v == V_NONE_CONFIGURABLE) {
-        fprintf(o, "RECOMMENDATION: none: no point of the grid is a setting searchd offers\n");
+        fprintf(o, "RECOMMENDATION: none: no point of the grid is a setting searchd offers and "
+                "answers queries\n");
         return;
     }
     sweep_point_label(g, best, lab, sizeof lab);
@@ -721,7 +740,7 @@ static void report(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg 
                    const long *order)
 {
     char lab[600], fig[200];
-    long n = g->nrun, best = best_of(m, g, order), best_any = order[0], current = g->current;
+    long n = g->nrun, best = best_of(m, g, a, order), best_any = order[0], current = g->current;
     fprintf(o, "sweep of %s: %ld settings%s x %d replications (seeds from %llu, common random "
             "numbers), objective %s, 95%% confidence intervals\n", m->scenario, g->npoints,
             n > g->npoints ? " and the current one" : "", m->replications, m->seed,
@@ -750,11 +769,20 @@ static void report(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg 
     if (n > SWEEP_PARETO_MAX)
         fprintf(o, "pareto: judged for the %d best-ranked points (each against all %ld); '?' "
                 "below them\n", SWEEP_PARETO_MAX, n);
-    fprintf(o, "rank  %-52s %18s %16s %16s  pareto  findings\n", "settings", "p99 ms",
+    int w = 8; /* the widest label: every row's columns line up (tests/cli_sweep.sh reads them) */
+    for (long i = 0; i < n; i++) {
+        sweep_point_label(g, order[i], lab, sizeof lab);
+        w = (int)strlen(lab) > w ? (int)strlen(lab) : w;
+    }
+    fprintf(o, "rank  %-*s %18s %16s %16s  pareto  findings\n", w, "settings", "p99 ms",
             "failed %", "readmit s");
     for (long i = 0; i < n; i++) {
         const agg *x = &a[order[i]];
-        char rd[40];
+        char rd[40], p99[40];
+        if (x->nlat)
+            snprintf(p99, sizeof p99, "%9.2f +- %5.2f", x->mean[M_P99], x->half[M_P99]);
+        else
+            snprintf(p99, sizeof p99, "%18s", "n/a");
         if (x->nofault == x->n)
             snprintf(rd, sizeof rd, "-");
         else if (x->never)
@@ -762,8 +790,8 @@ static void report(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg 
         else
             snprintf(rd, sizeof rd, "%.2f +- %.2f", x->mean[M_READMIT], x->half[M_READMIT]);
         sweep_point_label(g, order[i], lab, sizeof lab);
-        fprintf(o, "%4ld  %-52s %9.2f +- %5.2f %7.3f +- %5.3f %16s  %-6s  %s%s\n", i + 1, lab,
-                x->mean[M_P99], x->half[M_P99], x->mean[M_FAILED], x->half[M_FAILED], rd,
+        fprintf(o, "%4ld  %-*s %18s %7.3f +- %5.3f %16s  %-6s  %s%s\n", i + 1, w, lab, p99,
+                x->mean[M_FAILED], x->half[M_FAILED], rd,
                 x->pareto > 0 ? "yes" : x->pareto < 0 ? "?" : "", x->findings,
                 x->severe ? " (severe)" : "");
     }
@@ -806,40 +834,35 @@ static int write_csv(const char *const *dirs, int nd, const char *out, const swe
     return hk_out_commit(&o, err);
 }
 
-/* Green (best) to red (worst) for v in [lo, hi]; grey for all when they are within 1% (the
- * differences would be noise painted as news). */
-static void colour(FILE *o, double v, double lo, double hi)
+/* Green (rank 1) to red (the last rank) by a cell's mean rank, so the colour says what the
+ * ranking says (severe findings, failures and noise included), not the raw objective. */
+static void colour(FILE *o, double rank, long n)
 {
-    if (isfinite(v) && hi - lo <= 0.01 * fmax(fabs(hi), fabs(lo))) {
-        fprintf(o, "background:rgb(225,225,225)");
-        return;
-    }
-    double t = hi > lo && isfinite(v) ? (v - lo) / (hi - lo) : isfinite(v) ? 0 : 1;
+    double t = n > 1 ? (rank - 1) / (double)(n - 1) : 0;
     fprintf(o, "background:rgb(%d,%d,120)", (int)(120 + 135 * t), (int)(230 - 130 * t));
 }
 
-/* One heatmap: axes a (rows) x b (columns), the objective's mean over the other axes. */
-static void heatmap(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *x, int a, int b)
+/* One heatmap: axes a (rows) x b (columns); each cell the objective's mean over the other axes
+ * (n/a where no run answered a query, never where no run re-admitted), coloured by its points'
+ * mean rank, a severe finding in any of them marked. */
+static void heatmap(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg *x,
+                    const long *rank, int a, int b)
 {
     int na = g->ax[a].n, nb = g->ax[b].n;
-    double lo = INFINITY, hi = -INFINITY, *cell = calloc((size_t)na * (size_t)nb, sizeof *cell);
+    double *cell = calloc((size_t)na * (size_t)nb, sizeof *cell);
+    double *rk = calloc((size_t)na * (size_t)nb, sizeof *rk);
     int *cnt = calloc((size_t)na * (size_t)nb, sizeof *cnt);
-    if (!cell || !cnt) {
-        free(cell);
-        free(cnt);
+    int *sev = calloc((size_t)na * (size_t)nb, sizeof *sev);
+    if (!cell || !rk || !cnt || !sev) {
+        free(cell), free(rk), free(cnt), free(sev);
         return;
     }
     for (long p = 0; p < g->npoints; p++) {
         int i = sweep_point_value(g, p, a), j = sweep_point_value(g, p, b);
         cell[i * nb + j] += objective(&x[p], m->objective);
+        rk[i * nb + j] += (double)rank[p];
+        sev[i * nb + j] |= x[p].severe > 0;
         cnt[i * nb + j]++;
-    }
-    for (int k = 0; k < na * nb; k++) {
-        cell[k] /= cnt[k] ? cnt[k] : 1;
-        if (isfinite(cell[k])) {
-            lo = cell[k] < lo ? cell[k] : lo;
-            hi = cell[k] > hi ? cell[k] : hi;
-        }
     }
     fprintf(o, "<h3>%s by %s x %s</h3>\n<table class=h><tr><th></th>", sweep_obj_name(m->objective),
             sweep_key_name(g->ax[a].key), sweep_key_name(g->ax[b].key));
@@ -849,34 +872,50 @@ static void heatmap(FILE *o, const sweep_meta *m, const sweep_grid *g, const agg
     for (int i = 0; i < na; i++) {
         fprintf(o, "<tr><th>%s</th>", g->ax[a].text[i]);
         for (int j = 0; j < nb; j++) {
+            int k = i * nb + j, c = cnt[k] ? cnt[k] : 1;
+            double v = cell[k] / c;
             fprintf(o, "<td style=\"");
-            colour(o, cell[i * nb + j], lo, hi);
-            fprintf(o, isfinite(cell[i * nb + j]) ? "\">%.2f</td>" : "\">never</td>",
-                    cell[i * nb + j]);
+            colour(o, rk[k] / c, g->nrun);
+            fprintf(o, "%s\" title=\"mean rank %.1f of %ld\">", sev[k] ? ";outline:3px solid "
+                    "#8b0000" : "", rk[k] / c, g->nrun);
+            if (isfinite(v))
+                fprintf(o, "%.2f", v);
+            else
+                fprintf(o, "%s", m->objective == SO_READMIT ? "never" : "n/a");
+            fprintf(o, "%s</td>", sev[k] ? " &#9888; severe" : "");
         }
         fprintf(o, "</tr>\n");
     }
     fprintf(o, "</table>\n");
-    free(cell);
-    free(cnt);
+    free(cell), free(rk), free(cnt), free(sev);
 }
 
 static int write_html(const char *out, const sweep_meta *m, const sweep_grid *g, const agg *x,
                       const long *order, hk_err *err)
 {
     hk_out o;
-    if (hk_out_open(&o, out, "index.html", err) < 0)
+    long *rank = malloc(((size_t)g->nrun + 1) * sizeof *rank);
+    if (!rank)
+        return hk_err_set(err, out, 0, 0, "out of memory");
+    for (long i = 0; i < g->nrun; i++)
+        rank[order[i]] = i + 1;
+    if (hk_out_open(&o, out, "index.html", err) < 0) {
+        free(rank);
         return -1;
+    }
     fprintf(o.f, "<!doctype html><meta charset=utf-8><title>hakarma sweep</title>\n<style>body{"
             "font-family:sans-serif} table.h td{padding:4px 10px;text-align:right} pre{font-size:"
             "13px;white-space:pre-wrap}</style>\n<h1>Sweep of %s</h1>\n<p>Each cell: the mean of the objective (%s; "
-            "lower is better) over the other swept settings. Green is best. sweep.csv has every "
-            "run.</p>\n", m->scenario, sweep_obj_name(m->objective));
+            "lower is better) over the other swept settings, coloured by its points' mean rank: "
+            "green ranks first, red last (severe findings, failures and noise included); a "
+            "framed cell holds a point with a severe finding; n/a: no run answered a query. "
+            "sweep.csv has every run.</p>\n", m->scenario, sweep_obj_name(m->objective));
     for (int a = 0; a < g->naxes; a++)
         for (int b = a + 1; b < g->naxes; b++)
-            heatmap(o.f, m, g, x, a, b);
+            heatmap(o.f, m, g, x, rank, a, b);
     if (g->naxes == 1)
-        heatmap(o.f, m, g, x, 0, 0);
+        heatmap(o.f, m, g, x, rank, 0, 0);
+    free(rank);
     fprintf(o.f, "<h2>Ranking</h2>\n<pre>");
     report(o.f, m, g, x, order); /* settings and numbers only: nothing to escape */
     fprintf(o.f, "</pre>\n");
@@ -889,13 +928,25 @@ static json_t *point_json(const sweep_grid *g, const agg *x, long p, long rank)
     char lab[600], cfg[600];
     sweep_point_label(g, p, lab, sizeof lab);
     sweep_point_config(g, p, cfg, sizeof cfg);
-    json_t *o = json_pack("{s:I, s:s, s:s, s:{s:f, s:f}, s:{s:f, s:f}, s:{s:f, s:f}, s:i, s:s, "
-                          "s:b, s:s}", "rank", (json_int_t)rank, "settings", lab, "config", cfg,
-                          "p99_ms", "mean", x->mean[M_P99], "ci95", x->half[M_P99], "failed_pct",
-                          "mean", x->mean[M_FAILED], "ci95", x->half[M_FAILED], "readmit_s",
-                          "mean", x->mean[M_READMIT], "ci95", x->half[M_READMIT], "runs", x->n,
-                          "findings", x->findings, "severe", x->severe > 0, "readmit",
-                          x->nofault == x->n ? "no fault" : x->never ? "never" : "readmitted");
+    char rwhy[80];
+    int readmitted = x->nofault < x->n && !x->never;
+    snprintf(rwhy, sizeof rwhy, x->nofault == x->n ? "no fault in its runs" : "never re-admitted "
+             "in %d of %d runs", x->never, x->n);
+    json_t *o = json_pack("{s:I, s:s, s:s, s:o, s:{s:f, s:f}, s:o, s:i, s:s, s:b, s:s}", "rank",
+                          (json_int_t)rank, "settings", lab, "config", cfg, "p99_ms",
+                          x->nlat ? json_pack("{s:f, s:f}", "mean", x->mean[M_P99], "ci95",
+                                              x->half[M_P99])
+                                  : json_pack("{s:n, s:n, s:s}", "mean", "ci95", "why",
+                                              "every query of every run failed"),
+                          "failed_pct", "mean", x->mean[M_FAILED], "ci95", x->half[M_FAILED],
+                          "readmit_s", readmitted ? json_pack("{s:f, s:f}", "mean",
+                                                              x->mean[M_READMIT], "ci95",
+                                                              x->half[M_READMIT])
+                                                  : json_pack("{s:n, s:n, s:s}", "mean", "ci95",
+                                                              "why", rwhy),
+                          "runs", x->n, "findings", x->findings, "severe", x->severe > 0,
+                          "readmit", x->nofault == x->n ? "no fault" : x->never ? "never"
+                                                                                : "readmitted");
     if (o && x->pareto >= 0)
         json_object_set_new(o, "pareto", json_boolean(x->pareto));
     return o;
@@ -911,7 +962,7 @@ static int write_json(const char *out, const sweep_meta *m, const sweep_grid *g,
         "none: every point raises a severe finding",
         "keep",
         "change"};
-    long best = best_of(m, g, order), *rank = malloc(((size_t)g->nrun + 1) * sizeof *rank);
+    long best = best_of(m, g, a, order), *rank = malloc(((size_t)g->nrun + 1) * sizeof *rank);
     json_t *doc = json_object(), *pts = json_array(), *ties = json_array();
     int rc = !rank || !doc || !pts || !ties;
     for (long i = 0; !rc && i < g->nrun; i++)
@@ -974,7 +1025,8 @@ int sweep_finish(const char *const *dirs, int ndirs, const char *out, const swee
     if (rc == 0 && rank(&(rank_ctx){a, m->objective}, order, g->nrun) < 0)
         rc = hk_err_set(err, out, 0, 0, "out of memory");
     for (long i = 0; rc == 0 && i < g->nrun; i++) /* each against all: n x SWEEP_PARETO_MAX */
-        a[order[i]].pareto = i < SWEEP_PARETO_MAX ? !dominated(a, order[i], g->nrun) : -1;
+        a[order[i]].pareto = i >= SWEEP_PARETO_MAX ? -1 : a[order[i]].nlat > 0 &&
+                             !dominated(a, order[i], g->nrun); /* no answer: never a choice */
     if (rc == 0)
         rc = write_csv(dirs, ndirs, out, g, err);
     hk_out rep;

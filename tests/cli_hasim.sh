@@ -165,5 +165,9 @@ printf 'table d {\n type = distributed\n agent = a:1|b:1:s\n}\nmirror b:1 { serv
 $H "$T/nobeh.scn" --out "$T/nobeh" > /dev/null 2> "$T/nobeh.err"
 check "a mirror without behaviour: exit 3 at its agent line, no folder" '[ $? -eq 3 ] && grep -q "nobeh.scn:3:10: mirror a:1 has no behaviour" "$T/nobeh.err" && [ ! -e "$T/nobeh" ]'
 
+# a mirror that never answered has no latency: n/a in summary.csv, never 0 ms
+sed 's/fault box2:9312 { at = 120s  for = 4m  kind = down }/fault box2:9312 { at = 0s  for = 10m  kind = down }/' "$S/scenarios/dies-recovers.scn" > "$T/dead.scn"
+$H "$T/dead.scn" --duration 1m --out "$T/dead" --quiet
+check "a mirror that never answered: n/a latency in summary.csv, its failures counted" 'grep -q "^dist,1,box2:9312,[0-9]*,[0-9.]*,[1-9][0-9]*,n/a,n/a,n/a,n/a,n/a$" "$T/dead/summary.csv" && ! grep -q ",0.000," "$T/dead/summary.csv"'
 echo "cli_hasim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

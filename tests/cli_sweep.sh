@@ -130,5 +130,42 @@ check "merge --force --out naming one of its shards: refused (exit 3), the shard
 $H merge "$T/sh1" "$T/sh2" --out "$T/sh1/inner" > "$T/self2.out" 2>&1; rc=$?
 check "... or an --out inside one of them (exit 3)" '[ $rc -eq 3 ] && [ ! -e "$T/sh1/inner" ]'
 
+# --- a failed query is never a fast one: an all-failing point ranks last, latency n/a ---------------
+$H sweep "$SC" --grid 'agent_query_timeout=1ms,3000ms ha_strategy=nodeads,noerrors' --duration 3m --out "$T/af" --quiet
+check "an all-failing point: latency n/a in sweep.csv, never 0" 'awk -F, "\$4 == \"1ms\"" "$T/af/sweep.csv" | grep -q ",100.0000,n/a,n/a,n/a,n/a," && ! awk -F, "\$4 == \"1ms\" && \$10 == \"0.0000\"" "$T/af/sweep.csv" | grep -q .'
+check "... ranked last, n/a in the table, never on the Pareto front" 'grep -E "^ +[34]  agent_query_timeout=1ms" "$T/af/report.txt" | grep -q " n/a 100.000" && ! grep -E "agent_query_timeout=1ms.* yes " "$T/af/report.txt"'
+python3 - "$T/af/recommendation.json" > "$T/af.check" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d['points']:
+    if 'agent_query_timeout=1ms' in p['settings']:
+        assert p['p99_ms']['mean'] is None and p['p99_ms']['why'], p
+        assert p.get('pareto') is not True, p
+    r = p['readmit_s']
+    assert (r['mean'] is None) == (p['readmit'] != 'readmitted'), p
+    if r['mean'] is None:
+        assert r['why'], p
+assert 'agent_query_timeout=1ms' not in json.dumps(d.get('recommended')), d.get('recommended')
+print('ok')
+PY
+check "recommendation.json: no number for what did not happen (null, with why); the failing point never recommended" 'grep -qx ok "$T/af.check" || { cat "$T/af.check"; false; }'
+$H sweep "$SC" --grid 'ha_strategy=noerrors,random ha_period_karma=10s,30s' --duration 3m --out "$T/asc" --quiet
+check "a grid without the current settings ranks them too ('as configured')" 'grep -Eq "^ +[0-9]+  as configured \(" "$T/asc/report.txt"'
+python3 - "$T/af/report.txt" "$T/j1/report.txt" "$T/asc/report.txt" > "$T/cols.check" 2>&1 <<'PY'
+import re, sys
+for f in sys.argv[1:]:
+    lines = open(f).read().split('\n')
+    h = next(l for l in lines if l.startswith('rank  settings'))
+    ends = [h.index(c) + len(c) for c in ('p99 ms', 'failed %', 'readmit s')]
+    rows = [l for l in lines if re.match(r'^ +\d+  ', l)]
+    assert rows, f
+    for r in rows:
+        for e in ends:
+            assert r[e - 1] != ' ' and r[e] == ' ', (f, e, r)
+print('ok')
+PY
+check "the ranking's columns line up under their headers, the 'as configured' row too" 'grep -qx ok "$T/cols.check" || { cat "$T/cols.check"; false; }'
+check "the heatmap: coloured by rank, the severe cells framed and said" 'grep -q "mean rank" "$T/af/index.html" && grep -q "&#9888; severe" "$T/af/index.html" && grep -q ">n/a &#9888; severe</td>" "$T/af/index.html"'
+
 echo "cli_sweep: $pass passed, $fail failed"
 [ $fail -eq 0 ]
