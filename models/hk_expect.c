@@ -146,9 +146,12 @@ static int finding(px *x, hk_claim *c)
         snprintf(c->finding, sizeof c->finding, "%s", peek(x));
         x->i++;
     } else if (c->kind == HK_X_FINDING) {
-        return fail(x, x->i, "a finding kind: failing, slow, idle, starved, locked, "
-                    "failing_share, flood, takeover, herding, overload, oscillation or "
-                    "fault_outside_run");
+        char kinds[400] = "a finding kind:";
+        size_t o = strlen(kinds);
+        for (int k = 0; hk_find_kind(k) && o < sizeof kinds; k++) /* the kinds' one table */
+            o += (size_t)snprintf(kinds + o, sizeof kinds - o, "%s %s", k ? "," : "",
+                                  hk_find_kind(k));
+        return fail(x, x->i, kinds);
     }
     return *peek(x) ? mirror_tok(x, c) : 0;
 }

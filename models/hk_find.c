@@ -2,6 +2,7 @@
 #include "hk_find.h"
 #include "hk_find_int.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -193,6 +194,10 @@ static void readmit(const fx *x, int fi, int s, int first, hk_readmit *r)
 /* The bin from which series s stays starved to the end: after the last HK_WINDOW_S window in
  * which it had its HK_STARVED_SHARE, and after the end of any fault of its host in that span
  * (a mirror with a fault is rightly left alone); -1 if it is not starved at the end. */
+/* The share under which a mirror of a line of n is starved: HK_STARVED_SHARE, and never above a
+ * tenth of its fair share (120 mirrors of roundrobin get 0.83% each: fair, not starved). */
+static double starved_share(int n) { return fmin(HK_STARVED_SHARE, HK_STARVED_OF_FAIR / n); }
+
 static int starved_from(const fx *x, int first, int s)
 {
     const hk_tl *t = x->tl;
@@ -203,7 +208,7 @@ static int starved_from(const fx *x, int first, int s)
         for (int j = first; j < first + n; j++)
             for (int b = k - x->win + 1; b <= k; b++)
                 all += hk_tl_cell_at(t, j, b)->q;
-        if (all >= 5 && sh >= HK_STARVED_SHARE)
+        if (all >= 5 && sh >= starved_share(n))
             break;
     }
     int from = k < x->win - 1 ? 0 : k + 1;
@@ -232,8 +237,11 @@ static const char *why_starved(const fx *x, int s)
     int strat = hk_find_strategy(x, se->table, se->line);
     if (hk_strat_get(strat)->extension)
         return "the extension's own scores keep choosing the line's other mirrors";
-    if (strat == HK_STRAT_RANDOM || strat == HK_STRAT_ROUNDROBIN)
-        return "its weight share fell to nothing";
+    if (strat == HK_STRAT_ROUNDROBIN)
+        return "roundrobin passes it over (counted dead or skipped), where its turn would give "
+               "it a fair share";
+    if (strat == HK_STRAT_RANDOM)
+        return "random picks by weight, and its weight share fell to nothing";
     const hk_tl_smp *c = hk_tl_smp_at(x->tl, s, x->end_bin - 1);
     if (c->wshare <= 0.001f)
         return x->in->var->timer_reads_timeouts
@@ -258,6 +266,12 @@ static int find_starved(fx *x, int first)
             hk_find_fault_in_bin(x, se->host, x->end_bin - 1) || hk_find_unhealthy(x, first, s))
             continue;
         double sh = hk_tl_share(t, first, s, k, x->end_bin);
+        uint64_t mine = 0, all = hk_find_line_q(x, first, k, x->end_bin);
+        for (int b = k; b < x->end_bin; b++)
+            mine += hk_tl_cell_at(t, s, b)->q;
+        if (all == 0 || gsl_cdf_binomial_P((unsigned)mine, starved_share(n), (unsigned)all) >=
+                        HK_STARVED_ALPHA)
+            continue; /* so few of so few attempts: sampling noise, not starvation */
         int after_fault = 0;
         for (int fi = 0; fi < x->in->scn->nfaults; fi++) {
             const hk_fault *f = &x->in->scn->faults[fi];
@@ -390,6 +404,16 @@ static int find_overload(fx *x)
         if (isnan(u) || u < HK_OVERLOAD_UTIL || x->in->scn->host_behave[h] < 0)
             continue;
         const hk_behave *b = &x->in->scn->behave[x->in->scn->host_behave[h]];
+        int clients = x->in->scn->wl.clients;
+        if (clients > 0) { /* a closed loop: no queue grows past its clients */
+            if (hk_find_add(x, "saturated", -1, -1, -1, h, 0.75 * (double)x->in->duration_us / 1e6,
+                    "%s is busy %.2f of the time over the last quarter for %d worker(s): the "
+                    "closed loop's %d clients keep it saturated, so its queue holds at most %d "
+                    "and throughput is capped, not a queue that grows without bound",
+                    host_name(x, h), u, b->threads, clients, clients) < 0)
+                return -1;
+            continue;
+        }
         if (hk_find_add(x, "overload", -1, -1, -1, h, 0.75 * (double)x->in->duration_us / 1e6,
                 "%s is offered %.0f ms of work per second for %d worker(s): utilisation %.2f "
                 "over the last quarter of the run, so its queue grows without bound",
@@ -429,6 +453,16 @@ static int idle_line(fx *x, int first)
     return 1;
 }
 
+/* A line whose picks follow weights that can settle: searchd's nodeads and noerrors. Random
+ * and roundrobin keep fixed odds, and the extensions pick per query by load or latency: their
+ * probability of the moment swings by design, with no weight to settle. */
+static int weighted(const fx *x, int first)
+{
+    const hk_tl_series *se = &x->tl->ser[first];
+    int strat = hk_find_strategy(x, se->table, se->line);
+    return strat == HK_STRAT_NODEADS || strat == HK_STRAT_NOERRORS;
+}
+
 static int per_line(fx *x, int first)
 {
     hk_findings *o = x->out;
@@ -440,8 +474,8 @@ static int per_line(fx *x, int first)
         return idle < 0 ? -1 : 0;
     if (hk_find_failing(x, first) < 0 || hk_find_slow(x, first) < 0)
         return -1;
-    if (!c->converged && c->amplitude >= HK_OSC_AMPLITUDE && c->swings >= HK_OSC_SWINGS &&
-        hk_find_add(x, "oscillation", se->master, se->table, se->line, -1, 0.75 * secs(x, x->end_bin),
+    if (weighted(x, first) && !c->converged && c->amplitude >= HK_OSC_AMPLITUDE &&
+        c->swings >= HK_OSC_SWINGS && hk_find_add(x, "oscillation", se->master, se->table, se->line, -1, 0.75 * secs(x, x->end_bin),
             "agent %d's probabilities never settle: they swing by %.2f, %d times, over the "
             "last quarter of the run", se->line + 1, c->amplitude, c->swings) < 0)
         return -1;
@@ -618,7 +652,10 @@ static const struct kind_def {
     {"flood", "a recovered mirror gets far more than its pre-fault share", 1},
     {"takeover", "a recovered mirror takes (almost) all of its line's queries", 1},
     {"herding", "several masters pile onto one mirror at once", 0},
-    {"overload", "a mirror's utilisation is >= 1: its queue grows without bound", 1},
+    {"overload", "a mirror's utilisation is >= 1 in an open loop: its queue grows without bound",
+     1},
+    {"saturated", "a mirror is busy all the time under a closed loop: throughput capped, its "
+     "queue bounded by the clients", 0},
     {"oscillation", "probabilities never settle", 0},
     {"fault_outside_run", "a fault that never happens within the run", 0}};
 

@@ -27,6 +27,8 @@
 
 #define HK_CONV_EPS 0.02         /* converged: every probability within this of its final mean */
 #define HK_STARVED_SHARE 0.01    /* starved: under 1% of the line's attempts ... */
+#define HK_STARVED_OF_FAIR 0.1   /* ... and under a tenth of a fair share (1/N of N mirrors) ... */
+#define HK_STARVED_ALPHA 1e-6    /* ... beyond sampling noise: P(so few | that share) < 1e-6 */
 #define HK_SPAN_MIN_S 10.0       /* ... (or locked) for at least 10 s and 10% of the run */
 #define HK_LOCKED_PROB 0.95      /* locked: probability >= 0.95 */
 #define HK_FAILING_SHARE 0.05    /* failing_share: >= 5% of the attempts during the fault */
@@ -44,7 +46,8 @@
 #define HK_SLOW_PEER_MIN 20
 #define HK_SLOW_TAIL 0.8         /* ... and the line's p99 falls by >= 20% without it */
 #define HK_HERD_SHARE 0.5        /* herding: >= 50% (and >= 2/n) of all masters' attempts */
-#define HK_OVERLOAD_UTIL 0.98    /* overload: utilisation >= 0.98 over the last quarter */
+#define HK_OVERLOAD_UTIL 0.98    /* overload: utilisation >= 0.98 over the last quarter, open
+                                    loop; a closed loop's is `saturated` (its queue is bounded) */
 #define HK_OSC_AMPLITUDE 0.1     /* oscillation: never converged, swinging >= 0.1 ... */
 #define HK_OSC_SWINGS 3          /* ... back and forth at least 3 times in the last quarter */
 
