@@ -139,7 +139,7 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
                   int64_t dur, uint64_t seed, int variant)
 {
     hk_err e;
-    hk_findings fd;
+    hk_findings fd = {0};
     int rc = rl_master_analyse(m, s, rl_drive_lag_p99(d), &fd, o->c.out, &e);
     hk_ans a = {&fd, &m->tl, s, 1};
     if (rc == 0 && !o->c.quiet)
@@ -338,7 +338,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     lv.cl.base_port = (int)o.base_port;
     lv.cl.metrics_base = (int)o.metrics_base;
     uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
-    snprintf(lv.cl.seed_s, sizeof lv.cl.seed_s, "%llu", (unsigned long long)seed);
+    lv.cl.seed = seed;
     const char **up = o.agents ? calloc((size_t)s->cl->nhosts + 1, sizeof *up) : NULL;
     char *upbuf = NULL;
     rc = o.agents ? (up ? agents_map(o.agents, s->cl, up, &upbuf) : HK_EXIT_RUN) : 0;

@@ -91,7 +91,7 @@ static int finish(const ropts *o, rl_master *m, rl_drive *d, const hk_loaded *L)
     hk_err e;
     hk_scn shell = {0}; /* a replay has a cluster but no scenario: no faults */
     shell.cl = L->cl;
-    hk_findings fd;
+    hk_findings fd = {0};
     if (rl_master_analyse(m, &shell, rl_drive_lag_p99(d), &fd, o->c.out, &e) < 0) {
         hk_print_err(WHO, &e);
         hk_findings_free(&fd);

@@ -1,6 +1,8 @@
 /* rl_cluster: a scenario's mirrors as children, faults on schedule (see rl_cluster.h). */
 #include "rl_cluster.h"
 
+#include "hk_seed.h"
+
 #include "rl_addr.h"
 
 #include <arpa/inet.h>
@@ -95,9 +97,11 @@ static int spawn(rl_cluster *lv, rl_child *c)
     char log[1100];
     snprintf(log, sizeof log, "%s/mirror-%d.%d.csv", lv->logdir ? lv->logdir : "", c->host,
              c->starts++);
+    char seed[32]; /* each mirror its own stream, as in hasim: never the same draws */
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)(hk_seed_stream(lv->seed,
+             HK_SEED_MIRROR_STREAM + (uint64_t)c->host) & 0xffffffffu));
     char *args[24] = {lv->self, "mirror", "--listen", listen, "--scenario", lv->scn, "--name",
-                      lv->s->cl->hosts[c->host].name, "--control", "--quiet", "--seed",
-                      lv->seed_s};
+                      lv->s->cl->hosts[c->host].name, "--control", "--quiet", "--seed", seed};
     int na = 12;
     if (c->mport) {
         args[na++] = "--metrics";

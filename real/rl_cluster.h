@@ -7,6 +7,8 @@
 #ifndef RL_CLUSTER_H
 #define RL_CLUSTER_H
 
+#include <stdint.h>
+
 #include <netinet/in.h>
 #include <uv.h>
 #include "hk_scn.h"
@@ -29,15 +31,17 @@ typedef struct rl_ftimer {
     int down;
 } rl_ftimer;
 
-/* Fill loop, s, self (the hareal binary), scn (the scenario path the children read) and
- * seed_s; the rest is the cluster's. */
+/* Fill loop, s, self (the hareal binary), scn (the scenario path the children read) and seed
+ * (each mirror child draws from its own stream of it, hk_seed_stream); the rest is the
+ * cluster's. */
 typedef struct rl_cluster {
     uv_loop_t *loop;
     rl_child *ch;
     int n;
     rl_ftimer *ft;
     int nft;
-    char self[1024], scn[1024], seed_s[32];
+    char self[1024], scn[1024];
+    uint64_t seed;
     int ending;
     int base_port;               /* mirror h on base_port + h; 0: each on a free port */
     int metrics_base;            /* mirror h serves /metrics on metrics_base + h; 0: none */

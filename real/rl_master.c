@@ -827,6 +827,7 @@ void rl_master_free(rl_master *m)
 int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_findings *out,
                       const char *dir, hk_err *err)
 {
+    memset(out, 0, sizeof *out); /* zeroed on entry: a caller frees it on every way out */
     hk_tl_fill(&m->tl);
     const hk_hist **lat = calloc((size_t)m->tl.nser + 1, sizeof *lat);
     if (!lat)

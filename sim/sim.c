@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "sim.h"
 
+#include "hk_seed.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +24,7 @@ static gsl_rng *rng_new(uint64_t seed, uint64_t stream)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
     if (r)
-        gsl_rng_set(r, (unsigned long)((seed * 0x9E3779B97F4A7C15ULL) ^
-                                       (stream * 0xBF58476D1CE4E5B9ULL)));
+        gsl_rng_set(r, (unsigned long)hk_seed_stream(seed, stream));
     return r;
 }
 
@@ -77,7 +78,7 @@ static int init_mirrors(sim_world *w)
     for (int h = 0; h < cl->nhosts; h++) {
         sim_mirror *m = &w->mir[h];
         m->b = &w->s->behave[w->s->host_behave[h]];
-        m->rng = rng_new(w->o.seed, 1000 + (uint64_t)h);
+        m->rng = rng_new(w->o.seed, HK_SEED_MIRROR_STREAM + (uint64_t)h);
         if (!m->rng || hk_fcfs_init(&m->workers, m->b->threads) < 0)
             return -1;
         m->svc_ahead = service_only(w, h, m->b);

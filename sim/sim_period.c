@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "hk_report.h"
+#include <gsl/gsl_rng.h>
 #include "sim.h"
 #include "sim_out.h"
 
@@ -44,8 +45,13 @@ void sim_p_ping(sim_world *w, int64_t now, int mi, int h)
     hk_fault_kind f = hk_scn_fault_at(w->s, h, sim_rel(w, now), &x);
     int64_t t = now + iv;
     int out = HK_EV_SUCCESS;
-    if (f == HK_FAULT_DOWN) {
-        t = now + (int64_t)rtt(&w->mir[h]);
+    sim_mirror *mr = &w->mir[h];
+    /* a ping connects as a query does: a mirror that refuses a share of connects refuses its
+     * pings alike (a draw only where it refuses some, so other runs keep their draws) */
+    int refused = f == HK_FAULT_NONE && mr->b && mr->b->refuse > 0 &&
+                  gsl_rng_uniform(mr->rng) < mr->b->refuse;
+    if (f == HK_FAULT_DOWN || refused) {
+        t = now + (int64_t)rtt(mr);
         out = HK_EV_CONNECT_FAILURE;
     } else if (f == HK_FAULT_PARTITION) {
         out = HK_EV_CONNECT_TIMEOUT;

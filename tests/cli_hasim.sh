@@ -169,5 +169,18 @@ check "a mirror without behaviour: exit 3 at its agent line, no folder" '[ $? -e
 sed 's/fault box2:9312 { at = 120s  for = 4m  kind = down }/fault box2:9312 { at = 0s  for = 10m  kind = down }/' "$S/scenarios/dies-recovers.scn" > "$T/dead.scn"
 $H "$T/dead.scn" --duration 1m --out "$T/dead" --quiet
 check "a mirror that never answered: n/a latency in summary.csv, its failures counted" 'grep -q "^dist,1,box2:9312,[0-9]*,[0-9.]*,[1-9][0-9]*,n/a,n/a,n/a,n/a,n/a$" "$T/dead/summary.csv" && ! grep -q ",0.000," "$T/dead/summary.csv"'
+# a mirror refusing every connect is as dead to nodeads as a declared outage: its pings are
+# refused too (they connect as queries do), so they never revive it (428 attempts against 4 before)
+cat > "$T/ref.scn" <<'SCN'
+searchd { ha_period_karma = 10s  ha_ping_interval = 1000 }
+table d { type = distributed  agent = a:1|b:1|c:1:s  ha_strategy = nodeads }
+mirror default { rtt = constant(0.2ms)  service = lognormal(median=5ms, sigma=0.3)  threads = 8 }
+mirror b:1 { rtt = constant(0.2ms)  service = lognormal(median=5ms, sigma=0.3)  threads = 8  refuse = 1 }
+workload { arrivals = poisson(100/s)  duration = 2m }
+SCN
+sed 's/  refuse = 1 }/ }\nfault b:1 { at = 0s  for = 10m  kind = down }/' "$T/ref.scn" > "$T/refdown.scn"
+$H "$T/ref.scn" --out "$T/ref" --quiet; $H "$T/refdown.scn" --out "$T/refdown" --quiet
+att() { awk -F, '$3 == "b:1" {print $4}' "$1/summary.csv"; }
+check "refuse = 1 under nodeads: as few attempts as a declared outage ($(att "$T/ref") vs $(att "$T/refdown"))" '[ -n "$(att "$T/ref")" ] && [ "$(att "$T/ref")" -eq "$(att "$T/refdown")" ] && [ "$(att "$T/ref")" -lt 10 ]'
 echo "cli_hasim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
