@@ -34,7 +34,7 @@ t0=$(date +%s%N)
 $H "$S/scenarios/textbook.scn" --out "$T/busy" --duration 30s > "$T/busy.out" 2>&1; rc=$?
 t1=$(date +%s%N)
 check "a second run into a busy folder is refused (exit 2) naming the first's pid" '[ $rc -eq 2 ] && grep -q "is in use by another run (pid $P hasim)" "$T/busy.out"'
-check "... within a second" '[ $(( (t1 - t0) / 1000000 )) -lt 1000 ]'
+check "... at once, not waiting for the lock (under 3 s, a CPU hog beside)" '[ $(( (t1 - t0) / 1000000 )) -lt 3000 ]'
 $R replay --config "$T/replay.conf" --trace /dev/null --out "$T/busy" > "$T/busy2.out" 2>&1; rc=$?
 check "hareal refuses the same busy folder" 'refused $rc && ! grep -q "Segmentation" "$T/busy2.out"'
 kill -INT $P; wait $P; rc=$?
@@ -85,7 +85,8 @@ done
 G='ha_strategy=nodeads,noerrors,random,roundrobin'
 for sig in TERM KILL; do
   $H sweep "$LONG" --grid "$G" --duration 20m -j 2 --out "$T/sw$sig" > /dev/null 2>&1 & P=$!; PIDS+=($P)
-  wait_lock "$T/sw$sig" "$P hasim sweep"; sleep 0.8
+  wait_lock "$T/sw$sig" "$P hasim sweep"
+  for _ in $(seq 200); do [ $(pgrep -f -- "--out $T/sw$sig" | wc -l) -ge 3 ] && break; sleep 0.05; done
   check "sweep $sig: two workers running before" '[ $(pgrep -f -- "--out $T/sw$sig" | wc -l) -ge 3 ]'
   kill -$sig $P; wait $P 2>/dev/null
   for _ in $(seq 50); do pgrep -f -- "--out $T/sw$sig" > /dev/null || break; sleep 0.1; done
@@ -121,11 +122,11 @@ if mount -t tmpfs -o size=512k tmpfs "$MNT" 2> "$T/mount.err"; then
   $R mirror --listen 127.0.0.1:$MP --quiet & PIDS+=($!)
   for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$MP) 2>/dev/null && break; sleep 0.05; done
   printf 'searchd { ha_period_karma = 2  ha_ping_interval = 0 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d:s\n}\n' $MP > "$T/full.conf"
-  awk 'BEGIN { print "t_s,table,query"; for (i = 0; i < 40000; i++) printf "%.4f,d,q%d\n", i * 0.0002, i }' > "$T/full.csv"
+  awk 'BEGIN { print "t_s,table,query"; for (i = 0; i < 100000; i++) printf "%.4f,d,q%d\n", i * 0.0002, i }' > "$T/full.csv"
   t0=$(date +%s%N)
   timeout 60 $R replay --config "$T/full.conf" --trace "$T/full.csv" --out "$MNT/r" > /dev/null 2> "$T/rfull.err"; rc=$?
   t1=$(date +%s%N)
-  check "hareal replay: a full disk stops it before the trace's 8 s end (exit 1, says so)" '[ $rc -eq 1 ] && grep -q "disk full" "$T/rfull.err" && [ $(( (t1 - t0) / 1000000 )) -lt 7000 ]'
+  check "hareal replay: a full disk stops it long before the trace's 20 s end (exit 1, says so)" '[ $rc -eq 1 ] && grep -q "disk full" "$T/rfull.err" && [ $(( (t1 - t0) / 1000000 )) -lt 12000 ]'
   check "... and removes what it wrote" 'only_hidden "$MNT/r"'
   # a mirror whose --log fills the disk stops and says so (its rows are what live --master
   # searchd computes shares from: a log that loses rows with exit 0 misleads)

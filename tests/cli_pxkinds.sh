@@ -27,7 +27,7 @@ printf '[{"name":"m1","listen":"127.0.0.1:%d","upstream":"127.0.0.1:%d"}]\n' $X 
 # started with a soft open-files limit of 256 (a stock login's is 1024: 500 proxied connections)
 (ulimit -Sn 256; exec "$H" proxy --config "$T/px.json" --api 127.0.0.1:$API --seed 7) > "$T/px.out" 2>&1 & PIDS+=($!); xpid=$!
 wait_port $M && wait_port $API || { echo "FAIL: mirror or proxy did not start"; cat "$T/px.out"; exit 1; }
-printf 'searchd { ha_period_karma = 60  ha_ping_interval = 0  agent_connect_timeout = 300  agent_query_timeout = 400 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d:shard1\n}\n' $X > "$T/c.conf"
+printf 'searchd { ha_period_karma = 60  ha_ping_interval = 0  agent_connect_timeout = 1000  agent_query_timeout = 1000 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d:shard1\n}\n' $X > "$T/c.conf"
 awk 'BEGIN {print "t_s,table,query"; for (i = 0; i < 40; i++) printf "%.3f,d,q%d\n", i / 100, i}' > "$T/t.csv"
 
 # run NAME [TOXIC_JSON]: the replay with that toxic on; its statuses counted, latencies kept
@@ -49,7 +49,7 @@ ge() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a + 0 >= b + 0)}'; }
 metric() { curl -s http://127.0.0.1:$API/metrics | awk -v k="$1" 'index($0, k) == 1 {print $2}'; }
 
 check "the proxy raised its open-files limit from 256 to the hard one ($(ulimit -Hn)) [$(awk '/open files/ {print $4}' /proc/$xpid/limits)]" '[ "$(awk "/open files/ {print \$4}" /proc/$xpid/limits)" = "$(ulimit -Hn)" ] || [ "$(ulimit -Hn)" = unlimited ]'
-run none;      check "no toxic: 40 ok, under 50 ms [$(st none) max $(hi none)]" '[ "$(st none)" = "ok=40 " ] && ! ge "$(hi none)" 50'
+run none;      check "no toxic: 40 ok, under 200 ms (a CPU hog beside) [$(st none) max $(hi none)]" '[ "$(st none)" = "ok=40 " ] && ! ge "$(hi none)" 200'
 run errors '{"name":"t","type":"errors"}'
 check "errors: 40 remote_error [$(st errors)]" '[ "$(st errors)" = "remote_error=40 " ]'
 run half '{"name":"t","type":"errors","toxicity":0.5}'
@@ -72,7 +72,7 @@ check "refuse at 0.5: a share fails, the rest ok [$(st refhalf)]" 'h=$(st refhal
 check "refuse at 0.5: every connect accepted, some reset [$(metric 'hakarma_proxy_connections_refused_total{proxy="m1"}')]" '[ $(( $(metric "hakarma_proxy_connections_accepted_total{proxy=\"m1\"}") - acc0 )) -eq 40 ] && [ "$(metric "hakarma_proxy_connections_refused_total{proxy=\"m1\"}")" -ge 10 ]'
 for k in blackhole stuck stall; do
   run $k "{\"name\":\"t\",\"type\":\"$k\"}"
-  check "$k: 40 query_timeout, at the 400 ms timeout [$(st $k) min $(lo $k)]" '[ "$(st $k)" = "query_timeout=40 " ] && ge "$(lo $k)" 390'
+  check "$k: 40 query_timeout, at the 1000 ms timeout [$(st $k) min $(lo $k)]" '[ "$(st $k)" = "query_timeout=40 " ] && ge "$(lo $k)" 990'
 done
 run after
 check "every toxic gone: 40 ok again [$(st after)]" '[ "$(st after)" = "ok=40 " ]'
