@@ -101,8 +101,9 @@ static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double windo
     o->attempts = timed > 0 ? timed : 0;
     o->window_s = window_s;
     o->p_timeout = timed > 0 ? unit((qt + ct) / timed) : 0;
+    /* one outcome an attempt: timed >= qt + ct + refusals, as the pings estimate never exceeds
+     * the successes, so p_timeout + p_refuse <= 1 holds without a cap (test_calib checks it) */
     o->p_refuse = timed > 0 ? unit(s->c[HK_EV_CONNECT_FAILURE] / timed) : 0;
-    o->p_refuse = fmin(o->p_refuse, 1 - o->p_timeout); /* one outcome an attempt */
     o->p_warning = timed > 0 ? unit(s->c[HK_EV_WARNING] / timed) : 0;
     o->mean_ms = -1;
     if (have_total && answered >= HK_CALIB_MIN_ANSWERED) {

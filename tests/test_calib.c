@@ -278,9 +278,58 @@ static void errors_at_their_line(void **st)
     assert_non_null(strstr(e.msg, "NUL"));
 }
 
+/* Rates are per attempt, never per event: an idle mirror's pings are events but no attempt, so
+ * its warning and refusal rates are over the attempts left once the pings are estimated; and
+ * one outcome an attempt: timeouts and refusals never add up past 1, whatever the counts
+ * (an invariant, since the pings estimate never exceeds the successes: checked over 20,000
+ * random windows rather than enforced by a cap). */
+static void rates_per_attempt(void **st)
+{
+    (void)st;
+    hk_cluster *cl = cluster("searchd { ha_period_karma = 2  ha_ping_interval = 200 }\n"
+                             "index d { type = distributed\n agent = a:9312|b:9312:s\n}\n",
+                             HK_DIALECT_SPHINX2);
+    int b = hk_cluster_find_host(cl, "b:9312");
+    char w[600];
+    hk_status_file sf;
+    hk_err e;
+    hk_calib_host *c;
+    snprintf(w, sizeof w, "Key\tValue\nstatus_period_seconds\t2\nag_0_hostname\tb:9312\n"
+             "ag_0_15periods_succeeded_queries\t100\nag_0_15periods_warnings\t10\n"
+             "ag_0_15periods_connect_failures\t5\nag_0_5periods_succeeded_queries\t40\n"
+             "ag_0_1periods_succeeded_queries\t8\n");
+    assert_int_equal(hk_statread(w, strlen(w), "w.txt", &sf, &e), 0);
+    assert_int_equal(hk_calib(&sf, cl, &c), 0);
+    assert_true(c[b].pings_est > 10);                  /* mostly pings: the rates differ */
+    assert_near(c[b].p_warning, 10 / c[b].attempts, 1e-9);
+    assert_near(c[b].p_refuse, 5 / c[b].attempts, 1e-9);
+    free(c);
+    hk_status_file_free(&sf);
+    unsigned long long x = 88172645463325252ull;
+    for (int i = 0; i < 20000; i++) {
+        int n[5];
+        for (int k = 0; k < 5; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            n[k] = (int)(x % (k == 0 ? 400 : 60));
+        }
+        snprintf(w, sizeof w, "Key\tValue\nstatus_period_seconds\t2\nag_0_hostname\tb:9312\n"
+                 "ag_0_15periods_succeeded_queries\t%d\nag_0_15periods_query_timeouts\t%d\n"
+                 "ag_0_15periods_connect_timeouts\t%d\nag_0_15periods_connect_failures\t%d\n"
+                 "ag_0_15periods_warnings\t%d\n", n[0], n[1], n[2], n[3], n[4]);
+        assert_int_equal(hk_statread(w, strlen(w), "w.txt", &sf, &e), 0);
+        assert_int_equal(hk_calib(&sf, cl, &c), 0);
+        assert_true(c[b].p_timeout + c[b].p_refuse <= 1.0);
+        assert_true(c[b].p_timeout >= 0 && c[b].p_refuse >= 0 && c[b].p_warning <= 1.0);
+        free(c);
+        hk_status_file_free(&sf);
+    }
+    hk_cluster_free(cl);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
+        cmocka_unit_test(rates_per_attempt),
         cmocka_unit_test(round_trip_sphinx2),
         cmocka_unit_test(boxed_and_manticore),
         cmocka_unit_test(manticore_hidden_timeouts),

@@ -93,6 +93,34 @@ static void failing_share(void **st)
     assert_int_equal(count(DOWN, HK_VAR_MANTICORE, HK_STRAT_NODEADS, 0, "failing_share", ""), 0);
 }
 
+/* Too little evidence is no finding: a down mirror at 3 queries a second keeps its share but
+ * fails fewer than 10 attempts over its fault (failing_share needs 10); a mirror failing 6% of
+ * ~120 attempts has fewer than HK_FAILING_MIN / 2 bad ones (failing needs 10 of 20 ended). */
+static const char *SPARSE =
+    "searchd { ha_period_karma = 30s  ha_ping_interval = 1000 }\n"
+    "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = random\n}\n"
+    "mirror default { rtt = constant(0.3ms) service = lognormal(median=5ms, sigma=0.3) }\n"
+    "mirror b:1 { rtt = constant(0.3ms) service = lognormal(median=5ms, sigma=0.3) errors = %s }\n"
+    "workload { arrivals = poisson(3/s) duration = 2m }\n%s";
+
+static int sparse(const char *errors, const char *fault, int strategy, const char *kind)
+{
+    char text[1024];
+    snprintf(text, sizeof text, SPARSE, errors, fault);
+    return count(text, HK_VAR_MANTICORE, strategy, 0, kind, "b:1");
+}
+
+static void little_evidence(void **st)
+{
+    (void)st;
+    const char *down8 = "fault b:1 { at = 30s for = 8s kind = down }\n";
+    assert_int_equal(sparse("0", down8, HK_STRAT_RANDOM, "failing_share"), 0);
+    assert_int_equal(sparse("0", "fault b:1 { at = 30s for = 60s kind = down }\n",
+                            HK_STRAT_RANDOM, "failing_share"), 1);
+    assert_int_equal(sparse("0.06", "", HK_STRAT_ROUNDROBIN, "failing"), 0);
+    assert_int_equal(sparse("0.3", "", HK_STRAT_ROUNDROBIN, "failing"), 1);
+}
+
 static const char *HANG =
     "searchd { ha_period_karma = 10s  ha_ping_interval = 500  agent_query_timeout = 500 }\n"
     "table d { type = distributed\n agent = a:1|b:1|c:1:s\n ha_strategy = nodeads\n}\n"
@@ -223,6 +251,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(starved), cmocka_unit_test(merged_across_masters),
         cmocka_unit_test(failing_share),
+        cmocka_unit_test(little_evidence),
         cmocka_unit_test(locked_and_flood),
         cmocka_unit_test(failing_slow_idle), cmocka_unit_test(caveats), cmocka_unit_test(herding_and_oscillation),
         cmocka_unit_test(overload), cmocka_unit_test(fault_outside_run),

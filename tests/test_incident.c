@@ -229,9 +229,58 @@ static void refused_series(void **state)
     free(m);
 }
 
+/* A host that answers, then fails HK_INCIDENT_DEAD_ROW times in a row right before a snapshot,
+ * is dead in that window (searchd's nodeads counts it dead from the third error in a row); one
+ * error fewer is not. */
+static void dead_at_three_in_a_row(void **state)
+{
+    (void)state;
+    hk_cluster *cl = cluster();
+    int b = hk_cluster_find_host(cl, "b:9312");
+    for (int row = 2; row <= 3; row++) { /* 3: the number, pinned, not the constant */
+        hk_status_file st[2];
+        hk_snap sn[2];
+        char name[2][32];
+        hk_dash *d = hk_dash_array_new(2, K);
+        assert_non_null(d);
+        hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
+        for (int i = 0; i < 2; i++) {
+            int64_t from = S(1000 + K * i), at = S(1007 + K * i);
+            for (int64_t t = from; t < at; t += S(1)) {
+                hk_dash_record(&d[0], t + 5000, HK_EV_SUCCESS, t, 0, 100);
+                if (i == 1 && t >= at - S(row))
+                    hk_dash_record(&d[1], t + 100, HK_EV_CONNECT_FAILURE, t, 0, -1);
+                else
+                    hk_dash_record(&d[1], t + 5000, HK_EV_SUCCESS, t, 0, 100);
+            }
+            hk_buf buf;
+            hk_buf_init(&buf);
+            hk_status_global(&buf, hk_variant_get(HK_VAR_SPHINX2), K, h, 2, at);
+            snprintf(name[i], sizeof name[i], "status.%d.tsv", 1007 + K * i);
+            hk_err e;
+            assert_int_equal(hk_statread(buf.s, buf.len, name[i], &st[i], &e), 0);
+            hk_buf_free(&buf);
+            sn[i] = (hk_snap){(double)at / 1e6, name[i], &st[i]};
+        }
+        hk_incident inc;
+        hk_err e;
+        assert_int_equal(hk_incident_build(sn, 2, cl, &inc, &e), 0);
+        const hk_inc_cell *c = &inc.cell[1 * inc.nhosts + b];
+        assert_near(c->errorsarow, row, 1e-9);
+        assert_true(c->ok >= 1);
+        assert_int_equal(c->state, row == 3 ? HK_INC_DEAD : HK_INC_OK);
+        hk_incident_free(&inc);
+        for (int i = 0; i < 2; i++)
+            hk_status_file_free(&st[i]);
+        hk_dash_array_free(d);
+    }
+    hk_cluster_free(cl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dead_at_three_in_a_row),
         cmocka_unit_test(story),
         cmocka_unit_test(late_snapshot),
         cmocka_unit_test(refused_series),

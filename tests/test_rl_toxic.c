@@ -141,6 +141,14 @@ static void plan_combines(void **st)
     assert_int_equal(p.hold, 0);                   /* pings pass a stuck agent */
     assert_int_equal(rl_toxics_have(ts, 3, RL_TX_STUCK), 1);
     assert_int_equal(rl_toxics_have(ts, 3, RL_TX_STALL), 0);
+    /* two bandwidth toxics: the slower one holds (a link is as fast as its narrowest part) */
+    rl_toxic bw[2] = {json_ok("{\"type\":\"bandwidth\",\"attributes\":{\"rate\":100}}"),
+                      json_ok("{\"name\":\"b2\",\"type\":\"bandwidth\",\"attributes\":{\"rate\":40}}")};
+    for (int first = 0; first < 2; first++) {
+        rl_toxic two[2] = {bw[first], bw[1 - first]};
+        rl_toxics_plan(two, 2, 0, r, &p);
+        assert_near(p.rate_kbs, 40, 1e-12);
+    }
     gsl_rng_free(r);
 }
 
