@@ -144,11 +144,19 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
     hk_ans a = {&fd, &m->tl, s, 1};
     if (rc == 0 && !o->c.quiet)
         rl_report(stdout, m, d, WHO, &a, 0);
+    hk_buf verdict; /* --compare-sim's, in report.txt too (so in index.html) */
+    hk_buf_init(&verdict);
+    int crc = rc == 0 && o->compare ? rl_compare_sim(lv->cl.self, lv->cl.scn, o->c.out,
+                                                     o->c.strategy, o->c.quiet, dur, seed,
+                                                     variant, &verdict) : 0;
     hk_out ro;
     if (rc == 0 && (rc = hk_out_open(&ro, o->c.out, "report.txt", &e)) == 0) {
         rl_report(ro.f, m, d, WHO, &a, 1);
+        if (verdict.s)
+            fputs(verdict.s, ro.f);
         rc = hk_out_commit(&ro, &e);
     }
+    hk_buf_free(&verdict);
     int gate = rc == 0 ? rl_fail_on(&o->c, WHO, &a, 0) : 0;
     hk_findings_free(&fd);
     hk_rep_run meta = {"hareal live", o->scenario, m->var->name, o->c.strategy >= 0 ?
@@ -162,10 +170,7 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
         hk_print_err(WHO, &e);
         return HK_EXIT_RUN;
     }
-    if (o->compare && rl_compare_sim(lv->cl.self, lv->cl.scn, o->c.out, o->c.strategy, o->c.quiet, dur,
-                                     seed, variant) < 0)
-        return HK_EXIT_RUN;
-    return gate;
+    return crc < 0 ? HK_EXIT_RUN : gate;
 }
 
 static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint64_t seed)

@@ -118,8 +118,16 @@ static int report(sdrun *r, int64_t dur)
                        hk_variant_get((hk_variant_id)o->variant)->name, o->strategy >= 0 ?
                        hk_strat_get(o->strategy)->name : "as configured", 1,
                        (double)dur / 1e6, r->s->cl->set.karma_s, o->seed};
-    int rc = rl_sdsum_write(&in, &e);
+    int rc = rl_sdsum_write(&in, &e), crc = 0;
     free(starts);
+    hk_buf verdict; /* --compare-sim's, in report.txt too (so in index.html) */
+    hk_buf_init(&verdict);
+    if (rc == 0 && o->compare)
+        crc = rl_compare_sim(o->self, o->scn_path, o->out, o->strategy, o->quiet, dur, o->seed,
+                             o->variant, &verdict);
+    if (rc == 0 && verdict.s)
+        fputs(verdict.s, ro.f);
+    hk_buf_free(&verdict);
     if (rc == 0)
         rc = hk_out_commit(&ro, &e);
     else
@@ -131,10 +139,7 @@ static int report(sdrun *r, int64_t dur)
         hk_print_err(WHO, &e);
         return HK_EXIT_RUN;
     }
-    if (o->compare && rl_compare_sim(o->self, o->scn_path, o->out, o->strategy, o->quiet, dur,
-                                     o->seed, o->variant) < 0)
-        return HK_EXIT_RUN;
-    return 0;
+    return crc < 0 ? HK_EXIT_RUN : 0;
 }
 
 static int run(sdrun *r, int64_t dur, gsl_rng *rng, hk_out *qo)

@@ -142,6 +142,15 @@ PY
 )
 check "live: each mirror child its own random stream ($same of 40 answers alike)" '[ "$same" -lt 10 ]'
 timeout 60 "$H" live "$T/live.scn" --out "$T/live" --compare-sim --plot > "$T/live.out" 2>&1; lrc=$?
+# --compare-sim judges shares, failures, p50 and p99, each within a bound from the sample size, and
+# writes its verdict down: a real agent 10x slower than the scenario says disagrees on p50 and p99
+SP=$(( 29700 + ($$ % 100) ))
+"$H" mirror --listen 127.0.0.1:$SP --service 'constant(20ms)' --quiet & PIDS+=($!)
+for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$SP) 2>/dev/null && break; sleep 0.05; done
+timeout 60 "$H" live "$T/streams.scn" --agents b:9312=127.0.0.1:$SP --out "$T/dis" --compare-sim --quiet 2> /dev/null
+check "compare-sim: a 10x slower real agent is a DISAGREEMENT on its p50, named, in report.txt" 'grep -q "^DISAGREEMENT (--compare-sim.*p50.* differ beyond their bounds" "$T/dis/report.txt" && grep -q "^  p50 differs on [12] mirror(s): .*dist,1,b:9312 (simulated" "$T/dis/report.txt"'
+check "compare.csv: each figure's bound and verdict (b's p50 no, its share yes)" 'awk -F, "\$3 == \"b:9312\" {print \$15, \$22}" "$T/dis/compare.csv" | grep -qx "yes no"'
+check "the live run's verdict and its bounds in report.txt and index.html (the latencies vary with the machine's load)" 'grep -Eq "^(DIS)?AGREEMENT \(--compare-sim" "$T/live/report.txt" && grep -q "^  bounds: a share within 2 points" "$T/live/report.txt" && grep -q "AGREEMENT (--compare-sim" "$T/live/index.html"'
 check "live exits 0" '[ $lrc -eq 0 ]'
 check "live: every query has a row" '[ $(($(wc -l < "$T/live/queries.csv") - 1)) -ge 300 ]'
 check "live: the down mirror refused connections" 'grep -q ",b:9312,1,connect_failure," "$T/live/queries.csv"'
