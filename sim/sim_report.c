@@ -143,7 +143,8 @@ void sim_figures_of(const sim_world *w, const sim_result *r, sim_figures *f)
     shares_of(w, f);
     for (int fi = 0; fi < w->s->nfaults && fi < SIM_MAX_FAULT_CELLS; fi++) {
         hk_ans_readmit_cell(&r->ans, fi, f->readmit[fi], sizeof f->readmit[fi]);
-        f->readmit_s[fi] = -1;
+        /* a fault that starts after the run never happened: no re-admission to wait for */
+        f->readmit_s[fi] = w->s->faults[fi].at_us >= w->end_us - w->t0 ? SIM_READMIT_NO_FAULT : -1;
         for (int i = 0; i < r->fd.nre; i++)
             if (r->fd.re[i].fault == fi && w->tl.ser[r->fd.re[i].series].master == 0) {
                 f->readmit_s[fi] = r->fd.re[i].back_s;

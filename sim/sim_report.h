@@ -22,11 +22,14 @@ typedef struct sim_result {
 #define SIM_MAX_FAULT_CELLS 4
 #define SIM_MAX_SHARES 16        /* per-mirror shares a comparison shows (the first mirrors) */
 
+#define SIM_READMIT_NO_FAULT (-2.0)
+
 typedef struct sim_figures {     /* one run, for comparisons and confidence intervals */
     double n, ok, partial, error;       /* queries */
     double mean, p50, p95, p99, p999;   /* ms, over answered queries */
     double failed_rate;                 /* (failed + partial) / n */
-    double readmit_s[SIM_MAX_FAULT_CELLS];  /* share back after each fault, s; -1 never */
+    double readmit_s[SIM_MAX_FAULT_CELLS];  /* share back after each fault, s; -1 never;
+                                               SIM_READMIT_NO_FAULT: it starts after the run */
     char conv[24];                      /* "static", "never(2)", "120 s" */
     char readmit[SIM_MAX_FAULT_CELLS][48];
     char kinds[160];                    /* findings by kind */

@@ -51,6 +51,8 @@ static double readmit_of(const sim_figures *f)
 {
     double worst = -2; /* no fault */
     for (int i = 0; i < f->nfault_cells; i++) {
+        if (f->readmit_s[i] == SIM_READMIT_NO_FAULT)
+            continue; /* after the run: it never happened, nothing to re-admit */
         if (f->readmit_s[i] < 0)
             return -1;
         worst = f->readmit_s[i] > worst ? f->readmit_s[i] : worst;

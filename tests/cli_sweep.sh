@@ -167,5 +167,8 @@ PY
 check "the ranking's columns line up under their headers, the 'as configured' row too" 'grep -qx ok "$T/cols.check" || { cat "$T/cols.check"; false; }'
 check "the heatmap: coloured by rank, the severe cells framed and said" 'grep -q "mean rank" "$T/af/index.html" && grep -q "&#9888; severe" "$T/af/index.html" && grep -q ">n/a &#9888; severe</td>" "$T/af/index.html"'
 
+# a fault that starts after the run never happened: no re-admission to wait for, never "never"
+$H sweep "$SC" --grid 'ha_strategy=nodeads,noerrors' --duration 100s --out "$T/outside" --quiet
+check "a fault after the run's end: readmit '-' and 'no fault' in JSON, not never" '! grep -q " never " "$T/outside/report.txt" && ! grep -q "readmit never" "$T/outside/report.txt" && grep -q "\"readmit\": \"no fault\"" "$T/outside/recommendation.json"'
 echo "cli_sweep: $pass passed, $fail failed"
 [ $fail -eq 0 ]
