@@ -111,12 +111,21 @@ int hk_find_failing(fx *x, int first)
         char kw[240];
         kinds_words(kinds, kw, sizeof kw);
         int strat = hk_find_strategy(x, se->table, se->line);
+        uint64_t wended = 0, wbad = 0; /* the window's own counts, its declared outages left out */
+        for (int k = b.k0; k <= b.k1; k++)
+            if (!hk_find_is_outage(hk_find_fault_in_bin(x, se->host, k))) {
+                const hk_tl_cell *c = hk_tl_cell_at(t, s, k);
+                wended += (uint64_t)c->ok + c->err;
+                wbad += (uint64_t)c->err + c->warn;
+            }
         if (hk_find_add(x, "failing", se->master, se->table, se->line, se->host,
                         hk_find_secs(x, b.k0), "%s fails %.1f%% of its %llu attempts from %.0f s "
-                        "to %.0f s (%s) and gets %.1f%% of agent %d's queries (a fair share is "
-                        "%.0f%%) under %s: %s", hk_find_host(x, se->host),
-                        100.0 * (double)b.bad / (double)b.ended, (unsigned long long)b.ended,
-                        hk_find_secs(x, b.k0), hk_find_secs(x, b.k1 + 1), kw, 100 * sh,
+                        "to %.0f s, outside its declared outages (over the run, by kind: %s) and "
+                        "gets %.1f%% of agent %d's queries (a fair share is %.0f%%) under %s: %s",
+                        hk_find_host(x, se->host),
+                        wended ? 100.0 * (double)wbad / (double)wended : 0.0,
+                        (unsigned long long)wended, hk_find_secs(x, b.k0),
+                        hk_find_secs(x, b.k1 + 1), kw, 100 * sh,
                         se->line + 1, 100.0 / n, hk_strat_get(strat)->name,
                         failing_response(strat, main_kind, sh, n)) < 0)
             return -1;
