@@ -1,4 +1,5 @@
 /* hk_file: file reading, relative paths, atomic output files. */
+#define _XOPEN_SOURCE 700 /* S_ISVTX */
 #include "hk_file.h"
 #include "hk_hash.h"
 #include "hk_rundir.h"
@@ -183,10 +184,13 @@ int hk_dir_open(const char *dir, hk_err *err)
                           errno == ELOOP || errno == ENOTDIR ? "it is a link or not a folder "
                           "(hakarma never writes through a link)" : strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+    /* the user's own folder, or a sticky one (/tmp): where no one else can swap our entries */
+    if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) ||
+        (st.st_uid != geteuid() && !(st.st_mode & S_ISVTX))) {
         close(fd);
         return hk_err_set(err, dir, 0, 0, "cannot write in the folder: expected a folder of "
-                          "user %ld, it belongs to user %ld", (long)geteuid(), (long)st.st_uid);
+                          "user %ld (or a sticky one, as /tmp), it belongs to user %ld",
+                          (long)geteuid(), (long)st.st_uid);
     }
     return fd;
 }

@@ -37,7 +37,8 @@ int hk_mkdirs(const char *path, hk_err *err);
 int hk_mkdirs_unlisted(const char *path, hk_err *err);
 
 /* An output folder opened for writing in: its last component must not be a link, and it must
- * be a real directory owned by the user who runs hakarma. A descriptor (O_DIRECTORY), or -1
+ * be a real directory owned by the user who runs hakarma (or a sticky one such as /tmp, where
+ * no one else can remove or replace the user's entries). A descriptor (O_DIRECTORY), or -1
  * with err saying which rule failed. */
 int hk_dir_open(const char *dir, hk_err *err);
 /* name (no '/') created anew in the folder dfd for writing: openat with O_CREAT | O_EXCL |

@@ -233,8 +233,9 @@ int hk_rundir_open(hk_rundir *r, const char *dir, const char *prog, int flags, h
 
 void hk_rundir_release(hk_rundir *r)
 {
-    if (r->lock_fd >= 0 && ftruncate(r->lock_fd, 0) < 0)
-        r->lock_fd = r->lock_fd; /* a stale pid in an unfinished folder: said by no one */
+    if (r->lock_fd >= 0 && ftruncate(r->lock_fd, 0) < 0) {
+        /* the pid stays in a folder that is not finished anyway: nothing to undo */
+    }
     release(r);
 }
 
