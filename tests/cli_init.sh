@@ -136,5 +136,16 @@ printf '[Fri Dec  4 17:53:08.926 2026] [18392] listening on 127.0.0.1:9312\n[Fri
 $H init --config "$T/prod.conf" --log "$T/query.log" --searchd-log "$T/bad_searchd.log" --out "$T/sl.scn" > /dev/null 2> "$T/sl.err"; rc=$?
 check "a searchd log whose start line has no time: exit 3 at its line" '[ $rc -eq 3 ] && grep -q "bad_searchd.log:2:1: expected .\[Www Mmm dd hh:mm:ss.mmm yyyy\]. before .accepting connections." "$T/sl.err" && [ ! -e "$T/sl.scn" ]'
 
+# the production evidence that ships (scenarios/capture/, recorded from a real 2.2.11 master by
+# its record.sh): the README's init row, verbatim, from the source folder
+(cd "$S" && "$H" init --config scenarios/capture/sphinx.conf --status scenarios/capture/series --log scenarios/capture/query.log --searchd-log scenarios/capture/searchd.log --out "$T/cap.scn") > "$T/cap.out" 2>&1; rc=$?
+mid=$(sed -n 's/.*agent *= *127.0.0.1:[0-9]*|\(127.0.0.1:[0-9]*\)|.*/\1/p' "$S/scenarios/capture/sphinx.conf")
+check "the shipped capture: init finds its incident, the middle mirror down" '[ $rc -eq 0 ] && [ -n "$mid" ] && [ $(grep -c "^fault " "$T/cap.scn") -eq 1 ] && grep -q "^fault $mid { .*kind = down }" "$T/cap.scn"'
+(cd "$S" && "$H" "$T/cap.scn" --out "$T/cap" --quiet); rc=$?
+check "... and the model it writes runs" '[ $rc -eq 0 ] && [ -s "$T/cap/summary.csv" ]'
+for f in status.table.txt status.tsv status.vertical.txt status.silent.txt; do
+  "$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$S/scenarios/capture/$f" --out "$T/cap-$f.scn" > /dev/null 2>&1
+  check "the shipped capture's SHOW AGENT STATUS as mysql prints it ($f) is read" '[ $? -eq 0 ] && grep -q "^mirror $mid " "$T/cap-$f.scn"'
+done
 echo "cli_init: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
