@@ -159,6 +159,40 @@ static void warn_short(const hk_cluster *cl, const hk_calib_host *c)
 }
 
 
+/* The status and the config belong together: no host in common is refused (a status of another
+ * cluster would give a model of guesses); the rest is named on stderr. 0, or an exit code. */
+static int hosts_in_common(const char *what, const hk_status_file *st, const hk_cluster *cl,
+                           const hk_calib_host *c)
+{
+    int found = 0, missing = 0, extra = 0;
+    char miss[300] = "", ext[300] = "";
+    for (int h = 0; h < cl->nhosts; h++) {
+        found += c[h].found;
+        if (!c[h].found && cl->hosts[h].in_ha && missing++ < 4)
+            snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s%s", missing > 1 ? ", "
+                     : "", cl->hosts[h].name);
+    }
+    for (int i = 0; st && i < st->nhosts; i++)
+        if (!st->h[i].by_agent && hk_cluster_find_host(cl, st->h[i].name) < 0 && extra++ < 4)
+            snprintf(ext + strlen(ext), sizeof ext - strlen(ext), "%s%s", extra > 1 ? ", " : "",
+                     st->h[i].name);
+    if (!found && st && st->nhosts) {
+        fprintf(stderr, P ": %s: none of its %d hosts (%s%s) is an agent of the config: a status "
+                "of another cluster? expected the SHOW AGENT STATUS of the master this config "
+                "describes (exit %d)\n", what, st->nhosts, ext[0] ? ext : st->h[0].name,
+                st->nhosts > 4 ? ", ..." : "", HK_EXIT_INPUT);
+        return HK_EXIT_INPUT;
+    }
+    if (missing)
+        fprintf(stderr, P ": warning: %s: %d mirror(s) of the config have no status (%s%s): their "
+                "figures are the scenario's defaults\n", what, missing, miss,
+                missing > 4 ? ", ..." : "");
+    if (extra)
+        fprintf(stderr, P ": warning: %s: %d host(s) of the status are no agent of the config "
+                "(%s%s): left out\n", what, extra, ext, extra > 4 ? ", ..." : "");
+    return 0;
+}
+
 /* What the query log says of one mirror: its agent line's fitted shape, its ERROR evidence. */
 typedef struct evidence {
     int fitted;                  /* f holds its line's shape */
@@ -567,6 +601,9 @@ int hasim_init(int argc, char **argv)
         hk_print_err(P, &e);
     } else if (base && hk_calib(base, L.cl, &c) < 0) {
         rc = HK_EXIT_RUN;
+    } else if (base && (rc = hosts_in_common(a.status, a.series ? ser.snap[0].st : &st, L.cl,
+                                             c))) {
+        /* said */
     } else {
         if (a.series)
             initseries_sources(&ser, L.cl, c);

@@ -147,5 +147,16 @@ for f in status.table.txt status.tsv status.vertical.txt status.silent.txt; do
   "$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$S/scenarios/capture/$f" --out "$T/cap-$f.scn" > /dev/null 2>&1
   check "the shipped capture's SHOW AGENT STATUS as mysql prints it ($f) is read" '[ $? -eq 0 ] && grep -q "^mirror $mid " "$T/cap-$f.scn"'
 done
+# inputs that belong together: a status with no host of the config is refused, named; a partial
+# match is said on stderr (both ways)
+sed 's/127.0.0.1:2[0-9]*/10.9.9.9:9312/g' "$S/scenarios/capture/sphinx.conf" > "$T/other.conf"
+"$H" init --config "$T/other.conf" --status "$S/scenarios/capture/status.tsv" --out "$T/other.scn" > /dev/null 2> "$T/other.err"; rc=$?
+check "a status of another cluster (no host in common): exit 3, its hosts named, no scenario" '[ $rc -eq 3 ] && grep -q "status.tsv: none of its 3 hosts (127.0.0.1:[0-9]*, .*) is an agent of the config" "$T/other.err" && [ ! -e "$T/other.scn" ]'
+"$H" init --config "$T/other.conf" --status "$S/scenarios/capture/series" --out "$T/other2.scn" > /dev/null 2> "$T/other2.err"; rc=$?
+check "... a series of another cluster too" '[ $rc -eq 3 ] && grep -q "none of its 3 hosts" "$T/other2.err" && [ ! -e "$T/other2.scn" ]'
+first=$(sed -n 's/.*agent *= *\(127.0.0.1:[0-9]*\)|.*/\1/p' "$S/scenarios/capture/sphinx.conf")
+sed "s/$first/10.9.9.9:9312/" "$S/scenarios/capture/sphinx.conf" > "$T/part.conf"
+"$H" init --config "$T/part.conf" --status "$S/scenarios/capture/status.tsv" --out "$T/part.scn" > /dev/null 2> "$T/part.err"; rc=$?
+check "a status sharing some hosts: a model, and what does not match named both ways" '[ $rc -eq 0 ] && grep -q "1 mirror(s) of the config have no status (10.9.9.9:9312)" "$T/part.err" && grep -q "1 host(s) of the status are no agent of the config ($first)" "$T/part.err"'
 echo "cli_init: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
