@@ -467,7 +467,6 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const in
 
 static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, const init_in *in)
 {
-    const hk_status_file *st = in->st;
     const hk_calib_host *c = in->c;
     logsum *ls = in->ls;
     char cfg[PATH_MAX];
@@ -487,8 +486,7 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
         snprintf(start + strlen(start), sizeof start - strlen(start), "  started = %.0f",
                  floor(in->started_s));
     fprintf(o, "sim { config = %s  variant = %s  seed = 1%s }%s\n\n", cfg,
-            a->var >= 0 ? hk_variant_get(a->var)->name
-            : st && st->layout == HK_LAYOUT_SPHINX2 ? "sphinx2" : "manticore", start,
+            hk_variant_get(a->var >= 0 ? a->var : HK_VAR_MANTICORE)->name, start,
             in->started_s >= 0 ? "   # started: searchd's last start in --searchd-log" : "");
     if (in->ser)
         initseries_timeline(o, in->ser, cl, a->log ? (double)ls->first_us / 1e6
@@ -516,12 +514,38 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
     return ferror(o) ? -1 : 0;
 }
 
-/* The config, read as the variant's searchd does (--variant, else the status layout's). */
-static int load_cluster(const init_args *a, const hk_status_file *st, hk_loaded *L, hk_err *e)
+/* The variant the evidence says (--variant first; then SHOW STATUS's version row; then the
+ * status's layout), and why, on stderr; a->var set to it. */
+static void variant_of(init_args *a, const hk_status_file *st)
 {
-    int s2 = a->var >= 0 ? a->var == HK_VAR_SPHINX2 : st && st->layout == HK_LAYOUT_SPHINX2;
-    int var = a->var >= 0 ? a->var : s2 ? HK_VAR_SPHINX2 : HK_VAR_MANTICORE;
-    if (hk_tables_load(a->config, !a->no_exec, var, L, e) < 0)
+    const char *why;
+    char buf[200];
+    if (a->var >= 0) {
+        why = "as --variant says";
+    } else if (st && st->version[0]) {
+        a->var = strstr(st->version, "anticore") || strncmp(st->version, "2.", 2)
+                 ? HK_VAR_MANTICORE : HK_VAR_SPHINX2;
+        snprintf(buf, sizeof buf, "SHOW STATUS's version is '%.80s'", st->version);
+        why = buf;
+    } else if (st && st->layout == HK_LAYOUT_SPHINX2) {
+        a->var = HK_VAR_SPHINX2;
+        why = "its SHOW AGENT STATUS has Sphinx 2.2.11's layout";
+    } else if (st && st->nhosts && !st->h[0].by_agent) {
+        a->var = HK_VAR_MANTICORE;
+        why = "its SHOW AGENT STATUS has Manticore's layout";
+    } else {
+        a->var = HK_VAR_MANTICORE;
+        why = "nothing in the evidence says which searchd it is (the default; --variant to "
+              "choose)";
+    }
+    fprintf(stderr, P ": variant %s: %s\n", hk_variant_get(a->var)->name, why);
+}
+
+/* The config, read as the variant's searchd does (variant_of). */
+static int load_cluster(init_args *a, const hk_status_file *st, hk_loaded *L, hk_err *e)
+{
+    variant_of(a, st);
+    if (hk_tables_load(a->config, !a->no_exec, a->var, L, e) < 0)
         return -1;
     hk_print_warns(P, &L->warns);
     return 0;

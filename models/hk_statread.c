@@ -326,6 +326,8 @@ static int line(rd *x, char *s)
                               "whole number of seconds from 1, got '%.40s'", v);
         x->s->period_s = (int64_t)d;
     }
+    if (!strcmp(k, "version"))
+        snprintf(x->s->version, sizeof x->s->version, "%s", v);
     if (strncmp(k, "ag_", 3))
         return 0;
     size_t nd = strspn(k + 3, "0123456789");

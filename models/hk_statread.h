@@ -47,6 +47,7 @@ typedef struct hk_status_file {
     int64_t period_s;            /* status_period_seconds (0 if absent) */
     int nhosts;
     hk_sthost *h;                /* owned */
+    char version[96];            /* SHOW STATUS's version row ("" when the text has none) */
 } hk_status_file;
 
 #define HK_STATREAD_HIDDEN_MIN 2     /* Manticore: a window's connects past its printed outcomes

@@ -158,5 +158,10 @@ first=$(sed -n 's/.*agent *= *\(127.0.0.1:[0-9]*\)|.*/\1/p' "$S/scenarios/captur
 sed "s/$first/10.9.9.9:9312/" "$S/scenarios/capture/sphinx.conf" > "$T/part.conf"
 "$H" init --config "$T/part.conf" --status "$S/scenarios/capture/status.tsv" --out "$T/part.scn" > /dev/null 2> "$T/part.err"; rc=$?
 check "a status sharing some hosts: a model, and what does not match named both ways" '[ $rc -eq 0 ] && grep -q "1 mirror(s) of the config have no status (10.9.9.9:9312)" "$T/part.err" && grep -q "1 host(s) of the status are no agent of the config ($first)" "$T/part.err"'
+# the variant from what the evidence says, with the reason on stderr
+printf 'Counter\tValue\nversion\t2.2.11-id64-release (95ae9a6)\nag_d_1_1_succeeded_queries\t400\nag_d_1_1_total_query_time\t4520.000\n' > "$T/ss211.tsv"
+"$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$T/ss211.tsv" --out "$T/ss211.scn" > /dev/null 2> "$T/ss211.err"
+check "a 2.2.11 SHOW STATUS gives variant sphinx2, its version said as the reason" 'grep -q "variant = sphinx2" "$T/ss211.scn" && grep -q "^hasim init: variant sphinx2: SHOW STATUS.s version is .2.2.11-id64-release" "$T/ss211.err"'
+check "the shipped 2.2.11 capture: sphinx2, from its status layout" 'grep -q "variant = sphinx2" "$T/cap.scn" && grep -q "variant sphinx2: its SHOW AGENT STATUS has Sphinx 2.2.11.s layout" "$T/cap.out"'
 echo "cli_init: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
