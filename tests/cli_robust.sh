@@ -78,8 +78,8 @@ check "over the limit: the others stay open" '[ "$ev" -eq 124 ]'
 exec 5>&- 6>&- 7>&-
 
 # nothing lost: kill one mirror, SIGSTOP another, Ctrl-C the replay
-for i in 2 3 4; do "$H" mirror --listen 127.0.0.1:$((P+i)) --quiet --service "constant(1ms)" & PIDS+=($!); wait_port $((P+i)); done
-K=${PIDS[2]}; Z=${PIDS[3]}
+MP=(); for i in 2 3 4; do "$H" mirror --listen 127.0.0.1:$((P+i)) --quiet --service "constant(1ms)" & MP+=($!); PIDS+=($!); wait_port $((P+i)); done
+K=${MP[0]}; Z=${MP[1]}  # the mirrors on P+2 and P+3, by their own pids
 printf 'searchd { ha_period_karma = 1  ha_ping_interval = 200  agent_query_timeout = 300  agent_retry_count = 1 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d|127.0.0.1:%d|127.0.0.1:%d:s\n ha_strategy = nodeads\n}\n' $((P+2)) $((P+3)) $((P+4)) > "$T/c.conf"
 awk 'BEGIN{print "t_s,table,query"; for(i=0;i<4000;i++) printf "%.4f,d,q%d\n", i/1000, i}' > "$T/t.csv"
 "$H" replay --config "$T/c.conf" --trace "$T/t.csv" --out "$T/run" > "$T/run.out" 2>&1 & R=$!
