@@ -71,7 +71,7 @@ static const hk_cmd replay_cmd = {
 static int parse(int argc, char **argv, ropts *o)
 {
     memset(o, 0, sizeof *o);
-    rl_common_init(&o->c, HK_VAR_MANTICORE, 1);
+    rl_common_init(&o->c, -1, 1); /* -1: not given (said, then manticore) */
     o->speed = 1;
     int npos, rc = hk_cmd_parse(&replay_cmd, argc, argv, o, NULL, &npos);
     if (rc)
@@ -154,6 +154,12 @@ int rl_cmd_replay(int argc, char **argv)
     struct sockaddr_in *addr = NULL;
     char msg[600];
     rc = HK_EXIT_INPUT;
+    int given = o.c.variant >= 0;
+    o.c.variant = given ? o.c.variant : HK_VAR_MANTICORE;
+    if (!o.c.quiet) /* which searchd it plays decides the shares: never in silence */
+        fprintf(stderr, WHO ": variant %s: %s\n", hk_variant_get(o.c.variant)->name, given ?
+                "as --variant says" : "the default: nothing given says which searchd runs this "
+                "config (--variant sphinx2 for a Sphinx 2.2.11 master)");
     if (hk_tables_load(o.config, !o.c.no_exec, o.c.variant, &L, &e) < 0 ||
         hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, NULL, &e) < 0) {
         hk_print_err(WHO, &e);
