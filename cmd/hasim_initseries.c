@@ -73,7 +73,9 @@ static int add_dir(initseries *s, const char *dir, hk_err *e)
             rc = hk_file_regular(path, e); /* says what it is */
     }
     closedir(d);
-    if (!rc && s->n == from)
+    if (rc)
+        return rc;
+    if (s->n == from)
         return hk_err_set(e, dir, 0, 0, "the folder holds no snapshot files");
     qsort(s->path + from, (size_t)(s->n - from), sizeof *s->path, by_name);
     return rc;
