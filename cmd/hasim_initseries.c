@@ -112,6 +112,72 @@ static int read_all(initseries *s, hk_err *e)
     return 0;
 }
 
+/* 1 when a and b hold the same hosts with the same counters (the same snapshot saved twice). */
+static int same_counters(const hk_status_file *a, const hk_status_file *b)
+{
+    if (a->nhosts != b->nhosts)
+        return 0;
+    for (int i = 0; i < a->nhosts; i++)
+        if (strcmp(a->h[i].name, b->h[i].name) || memcmp(a->h[i].c, b->h[i].c, sizeof a->h[i].c) ||
+            a->h[i].ev1 != b->h[i].ev1 || a->h[i].ev5 != b->h[i].ev5)
+            return 0;
+    return 1;
+}
+
+/* 1 when a and b name the same hosts in another order (agent rows swapped between them). */
+static int swapped(const hk_status_file *a, const hk_status_file *b)
+{
+    int moved = 0, n = a->nhosts < b->nhosts ? a->nhosts : b->nhosts;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(a->h[i].name, b->h[i].name))
+            continue;
+        int there = 0;
+        for (int j = 0; j < b->nhosts && !there; j++)
+            there = !strcmp(a->h[i].name, b->h[j].name);
+        moved |= there;
+    }
+    return moved;
+}
+
+/* A series checked for what no master prints, each contradiction named by its files: a host
+ * twice in one snapshot and the same counters saved twice within a period are refused (the
+ * second would count its failures twice); a 1-period window holding more events than the
+ * 5-period one, agent rows swapped between snapshots and snapshots closer than a period are
+ * warned about. */
+static int check_series(const initseries *s, hk_err *e)
+{
+    for (int i = 0; i < s->n; i++) {
+        const hk_status_file *st = s->snap[i].st;
+        for (int a = 0; a < st->nhosts; a++) {
+            for (int b = a + 1; b < st->nhosts; b++)
+                if (!st->h[a].by_agent && !strcmp(st->h[a].name, st->h[b].name))
+                    return hk_err_set(e, s->snap[i].name, 0, 0, "host %s twice (rows %d and "
+                                      "%d): no master prints that; expected one row set per "
+                                      "agent", st->h[a].name, a, b);
+            if (st->h[a].have1 && st->h[a].have5 && st->h[a].ev5 < st->h[a].ev1)
+                fprintf(stderr, "hasim init: warning: %s: %s's 5-period window holds fewer "
+                        "events (%.0f) than its 1-period one (%.0f): no master prints that\n",
+                        s->snap[i].name, st->h[a].name, st->h[a].ev5, st->h[a].ev1);
+        }
+        if (i == 0)
+            continue;
+        const hk_snap *p = &s->snap[i - 1], *q = &s->snap[i];
+        double gap = q->t_s - p->t_s, period = (double)q->st->period_s;
+        if (gap > 0 && same_counters(p->st, q->st) && (period <= 0 || gap < period))
+            return hk_err_set(e, q->name, 0, 0, "holds the same counters as %s, %.1f s before: "
+                              "the same snapshot saved twice (its failures would count twice); "
+                              "expected one snapshot a karma period", p->name, gap);
+        if (swapped(p->st, q->st))
+            fprintf(stderr, "hasim init: warning: %s and %s list the same hosts in another "
+                    "order: agent rows swapped (another master, or an edit?)\n", p->name,
+                    q->name);
+        if (gap > 0 && period > 0 && gap < 0.9 * period)
+            fprintf(stderr, "hasim init: warning: %s and %s are %.1f s apart, less than a %.0f s "
+                    "karma period: their windows overlap\n", p->name, q->name, gap, period);
+    }
+    return 0;
+}
+
 int initseries_read(const char *const *paths, int n, initseries *s, hk_err *e)
 {
     memset(s, 0, sizeof *s);
@@ -122,7 +188,7 @@ int initseries_read(const char *const *paths, int n, initseries *s, hk_err *e)
         if (rc < 0)
             return -1;
     }
-    return read_all(s, e);
+    return read_all(s, e) < 0 ? -1 : check_series(s, e);
 }
 
 int initseries_build(initseries *s, const hk_cluster *cl, hk_err *e)

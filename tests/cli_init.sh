@@ -163,5 +163,20 @@ printf 'Counter\tValue\nversion\t2.2.11-id64-release (95ae9a6)\nag_d_1_1_succeed
 "$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$T/ss211.tsv" --out "$T/ss211.scn" > /dev/null 2> "$T/ss211.err"
 check "a 2.2.11 SHOW STATUS gives variant sphinx2, its version said as the reason" 'grep -q "variant = sphinx2" "$T/ss211.scn" && grep -q "^hasim init: variant sphinx2: SHOW STATUS.s version is .2.2.11-id64-release" "$T/ss211.err"'
 check "the shipped 2.2.11 capture: sphinx2, from its status layout" 'grep -q "variant = sphinx2" "$T/cap.scn" && grep -q "variant sphinx2: its SHOW AGENT STATUS has Sphinx 2.2.11.s layout" "$T/cap.out"'
+# a series checked for what no master prints, each contradiction named by its files
+CS="$S/scenarios/capture/series"; h0=$(sed -n 's/^ag_0_hostname\t//p' "$CS"/$(ls "$CS" | head -1)); h1=$(sed -n 's/^ag_1_hostname\t//p' "$CS"/$(ls "$CS" | head -1))
+five=$(ls "$CS" | sed -n 5p); t5=${five#status.}; t5=${t5%.tsv}; later=status.$(awk -v t=$t5 'BEGIN {printf "%.3f", t + 1}').tsv
+rm -rf "$T/dup"; cp -r "$CS" "$T/dup"; cp "$T/dup/$five" "$T/dup/$later"
+"$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$T/dup" --out "$T/dup.scn" > /dev/null 2> "$T/dup.err"; rc=$?
+check "the same snapshot saved again a second later: refused (3), both files named" '[ $rc -eq 3 ] && grep -q "$later: holds the same counters as .*$five, 1.0 s before" "$T/dup.err" && [ ! -e "$T/dup.scn" ]'
+rm -rf "$T/twice"; cp -r "$CS" "$T/twice"; sed -i "s/^ag_1_hostname\t.*/ag_1_hostname\t$h0/" "$T/twice/$five"
+"$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$T/twice" --out "$T/twice.scn" > /dev/null 2> "$T/twice.err"; rc=$?
+check "a host twice in one snapshot: refused (3), the file named" '[ $rc -eq 3 ] && grep -q "$five: host $h0 twice" "$T/twice.err"'
+rm -rf "$T/swap"; cp -r "$CS" "$T/swap"; sed -i "s/^ag_0_hostname\t.*/ag_0_hostname\t$h1/; s/^ag_1_hostname\t.*/ag_1_hostname\t$h0/" "$T/swap/$five"
+"$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$T/swap" --out "$T/swap.scn" > /dev/null 2> "$T/swap.err"; rc=$?
+check "agent rows swapped between snapshots: warned, both files named" 'grep -q "warning: .*/$(ls "$CS" | sed -n 4p) and .*/$five list the same hosts in another order" "$T/swap.err"'
+rm -rf "$T/close"; cp -r "$CS" "$T/close"; sed "s/^\(ag_0_1periods_succeeded_queries\t\)/\19/" "$T/close/$five" > "$T/close/$later"
+"$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$T/close" --out "$T/close.scn" > /dev/null 2> "$T/close.err"; rc=$?
+check "snapshots closer than a karma period: warned, both named" '[ $rc -eq 0 ] && grep -q "warning: .*$five and .*$later are 1.0 s apart, less than a 2 s karma period" "$T/close.err"'
 echo "cli_init: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
