@@ -12,6 +12,7 @@
 #define WIDTH 92                 /* --help's lines end before it */
 #define VAL_HELP 'h'             /* getopt values of --help and --version (1: an operand) */
 #define VAL_VERSION 200
+#define VAL_MAN 201              /* --hakarma-man: the man page section (the build's, not --help's) */
 #define VAL_OPT 256              /* + the option's index in the command's flat list */
 
 typedef struct flat {
@@ -124,6 +125,7 @@ static int build(const flat *f, struct option *lo, char *shorts, size_t ns)
     }
     lo[k++] = (struct option){"help", no_argument, NULL, VAL_HELP};
     lo[k++] = (struct option){"version", no_argument, NULL, VAL_VERSION};
+    lo[k++] = (struct option){"hakarma-man", no_argument, NULL, VAL_MAN};
     lo[k] = (struct option){NULL, 0, NULL, 0};
     shorts[s] = '\0';
     return 0;
@@ -142,7 +144,7 @@ int hk_cmd_parse(const hk_cmd *c, int argc, char **argv, void *args, const char 
 {
     flat f;
     flatten(c, &f);
-    struct option lo[MAXOPT + 3];
+    struct option lo[MAXOPT + 4];
     char shorts[2 * MAXOPT + 8];
     build(&f, lo, shorts, sizeof shorts);
     *npos = 0;
@@ -161,6 +163,8 @@ int hk_cmd_parse(const hk_cmd *c, int argc, char **argv, void *args, const char 
             help = 1;
         } else if (ch == VAL_VERSION) {
             help = help ? help : 2;
+        } else if (ch == VAL_MAN) {
+            help = 3;
         } else if (ch == ':') {
             char name[64] = "";
             if (optopt >= VAL_OPT)
@@ -180,6 +184,8 @@ int hk_cmd_parse(const hk_cmd *c, int argc, char **argv, void *args, const char 
         hk_cmd_help(c, stdout);
     else if (help == 2)
         hk_cmd_version(c->prog);
+    else if (help == 3)
+        hk_cmd_man(c, stdout);
     if (help)
         return -1;
     if (*npos < c->min_args)
@@ -260,6 +266,66 @@ void hk_cmd_help(const hk_cmd *c, FILE *f)
              "bad input (a file, named with its line and column)%s; 128+N stopped by signal N",
              fail_on ? "; 4 a finding of a --fail-on kind (the files complete)" : "");
     wrap(f, codes, 0, 2);
+}
+
+/* t as roff text: a backslash escaped, a line that would start with '.' or '\'' guarded, '-'
+ * as \- (a hyphen-minus, as options are typed). */
+static void roff(FILE *f, const char *t)
+{
+    for (int bol = 1; t && *t; t++) {
+        if (bol && (*t == '.' || *t == '\''))
+            fputs("\\&", f);
+        if (*t == '\\')
+            fputs("\\e", f);
+        else if (*t == '-')
+            fputs("\\-", f);
+        else
+            fputc(*t, f);
+        bol = *t == '\n';
+    }
+}
+
+void hk_cmd_man(const hk_cmd *c, FILE *f)
+{
+    fputs(".SS \"", f);
+    roff(f, c->prog);
+    fputs("\"\n.nf\n", f);
+    const char *u = c->usage;
+    for (; u && *u;) {
+        size_t l = strcspn(u, "\n");
+        char line[600];
+        snprintf(line, sizeof line, "%s %.*s\n", c->prog, (int)l, u);
+        fputs(".B ", f);
+        roff(f, line);
+        u += l + (u[l] == '\n');
+    }
+    fputs(".fi\n.PP\n", f);
+    roff(f, c->about);
+    fputs("\n", f);
+    flat fl;
+    flatten(c, &fl);
+    for (int i = 0; i < fl.n; i++) {
+        const hk_opt *o = fl.o[i];
+        char head[96];
+        snprintf(head, sizeof head, "%s%s%s%s", o->name[1] ? "--" : "-", o->name,
+                 o->arg ? " " : "", o->arg ? o->arg : "");
+        fputs(".TP\n.B ", f);
+        roff(f, head);
+        fputs("\n", f);
+        roff(f, o->help);
+        if (o->names) {
+            fputs("\n(", f);
+            roff(f, o->names());
+            fputs(")", f);
+        }
+        fputs("\n", f);
+    }
+    fputs(".TP\n.B \\-h, \\-\\-help, \\-\\-version\nthis text; the version\n", f);
+    if (c->tail) {
+        fputs(".PP\n.nf\n", f);
+        roff(f, c->tail);
+        fputs(".fi\n", f);
+    }
 }
 
 void hk_cmd_version(const char *prog) { printf("%s (hakarma) %s\n", prog, HK_VERSION); }

@@ -61,6 +61,9 @@ typedef struct hk_cmd {
 int hk_cmd_parse(const hk_cmd *c, int argc, char **argv, void *args, const char **pos,
                  int *npos);
 void hk_cmd_help(const hk_cmd *c, FILE *f);
+/* The command's section of its program's man page, in roff, from the same table as --help
+ * (the build writes hasim.1 and hareal.1 with it: --hakarma-man, which no --help lists). */
+void hk_cmd_man(const hk_cmd *c, FILE *f);
 /* "PROG: msg" and where help is, on stderr; returns HK_EXIT_USAGE. */
 int hk_cmd_bad(const hk_cmd *c, const char *fmt, ...) HK_PRINTF(2, 3);
 void hk_cmd_version(const char *prog);
