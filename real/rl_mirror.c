@@ -24,7 +24,10 @@ typedef struct rl_conn {
     size_t len, cap;
     hk_frame fr;
     int persistent, busy, closing, handles, eof, served_one, req_on;
-    int throttled;               /* replies past RL_MIRROR_WQ_MAX queued: not read until drained */
+    int throttled;               /* replies past RL_MIRROR_WQ_MAX held: not read until drained */
+    size_t held;                 /* bytes of replies (and their write requests) not yet called
+                                  * back: what the connection holds of the mirror's memory,
+                                  * whether or not the kernel took the bytes already */
     uint64_t req_since;          /* loop ms when the partial request began */
     struct rl_conn *next, **pprev;   /* the mirror's list of connections */
     struct rl_drip *drip;            /* a reply being dripped, owned */
@@ -129,13 +132,14 @@ static void on_written(uv_write_t *req, int status)
     rl_write *w = (rl_write *)req;
     rl_conn *c = w->c;
     int close_it = w->then_close || status < 0;
+    c->held -= w->b.len + sizeof *w;
     hk_bytes_free(&w->b);
     free(w);
     if (c->closing)
         return;
     if (close_it) {
         conn_close(c, 0);
-    } else if (c->throttled && c->tcp.write_queue_size <= RL_MIRROR_WQ_MAX / 2) {
+    } else if (c->throttled && c->held <= RL_MIRROR_WQ_MAX / 2) {
         c->throttled = 0; /* the client reads its replies again: so do we its requests */
         if (!c->eof)
             uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
@@ -161,7 +165,9 @@ static void send_bytes(rl_conn *c, hk_bytes *b, int then_close)
         hk_bytes_free(&w->b);
         free(w);
         conn_close(c, 0);
+        return;
     }
+    c->held += w->b.len + sizeof *w; /* until on_written frees it */
 }
 
 /* ---- serving ---------------------------------------------------------- */
@@ -407,7 +413,7 @@ static void process(rl_conn *c)
         return;
     }
     while (!c->closing && !c->busy && !(c->served_one && !c->persistent)) {
-        if (c->tcp.write_queue_size > RL_MIRROR_WQ_MAX) { /* a client that does not read */
+        if (c->held > RL_MIRROR_WQ_MAX) { /* a client that does not read its replies */
             if (!c->throttled && !c->eof)
                 uv_read_stop((uv_stream_t *)&c->tcp);
             c->throttled = 1;

@@ -6,9 +6,10 @@
 #ifndef RL_MIRROR_H
 #define RL_MIRROR_H
 
-/* Replies queued for one connection (bytes) past which the mirror reads no more of its requests
- * until half of them are sent: a client that pipelines requests and never reads the replies
- * holds at most this much of the mirror's memory (then TCP's own window stops it). */
+/* Replies one connection holds (bytes, with their write requests, until each is called back)
+ * past which the mirror reads no more of its requests until half are gone: a client that
+ * pipelines requests and never reads the replies holds at most this much of the mirror's
+ * memory (then TCP's own window stops it). */
 #define RL_MIRROR_WQ_MAX (256u << 10)
 
 #include <gsl/gsl_rng.h>
