@@ -9,7 +9,8 @@
  *                      one with fewer in flight; ties at random.
  *   peak-ewma          Finagle's P2C over peak-sensitive EWMA latency x (in flight + 1): a
  *                      latency above the average replaces it at once, below it decays in with
- *                      weight exp(-elapsed / 10 s); a mirror never measured but busy costs a
+ *                      weight exp(-elapsed / 10 s), and decays towards 0 as it is read (Finagle's
+ *                      getCost), so a mirror passed over is tried again; a mirror never measured but busy costs a
  *                      large penalty. Failures: an attempt that fails counts as a latency of
  *                      HK_EWMA_FAIL_US (1 s, the order of a query timeout), so a mirror that
  *                      answers errors in 0.1 ms looks slow, not fast.
@@ -21,9 +22,10 @@
  *                      response time and the queue as 0). Ranking only, no rate
  *                      control; the lowest score wins, ties at random. Without C3's rate
  *                      control a mirror ranked last is never asked again and its figures never
- *                      heal (a cubic queue term bans it for good), so what it reported fades
- *                      with the time since its last reply (queue and excess response time
- *                      decay as exp(-age / 1 s)). */
+ *                      heal (a cubic queue term, or one slow answer among equals, bans it for
+ *                      good), so its whole score fades with the time since its last reply
+ *                      (exp(-age / 1 s)): a mirror passed over is asked again, as peak-ewma's
+ *                      decaying cost does. */
 #include <math.h>
 #include <stdlib.h>
 #include "hk_strat.h"
@@ -60,13 +62,16 @@ static int argmin(const hk_line *l, const double *key, gsl_rng *r)
     return best;
 }
 
-static double peak_cost(const hk_line *l, int i)
+/* Finagle's cost as read: the EWMA decays towards 0 with the time since it was last updated
+ * (its getCost observes a zero), so a mirror passed over is tried again. */
+static double peak_cost(const hk_line *l, int i, int64_t now_us)
 {
     const hk_ext *x = &l->ext[i];
     int out = l->outstanding[i];
     if (x->cost == 0.0 && out > 0)
         return EWMA_PENALTY + out;
-    return x->cost * (out + 1);
+    double age = x->t_us > 0 && now_us > x->t_us ? (double)(now_us - x->t_us) : 0.0;
+    return x->cost * exp(-age / EWMA_TAU_US) * (out + 1);
 }
 
 static double c3_score(const hk_line *l, int i, int64_t now_us)
@@ -76,13 +81,14 @@ static double c3_score(const hk_line *l, int i, int64_t now_us)
         return -1.0; /* never measured: try it first (C3 has no data to rank it by) */
     double fade = exp(-(double)(now_us - x->t_us) / C3_FADE_US);
     double s = x->svc > 1.0 ? x->svc : 1.0, q = 1.0 + l->outstanding[i] + x->queue * fade;
-    return (x->resp - s) * fade + q * q * q * s;
+    /* what it reported fades; an attempt in flight does not (asked again once, not flooded) */
+    return (x->resp - s) * fade + q * q * q * s * (l->outstanding[i] ? 1.0 : fade);
 }
 
 static double load(const hk_line *l, int strat, int i, int64_t now_us)
 {
     switch (strat) {
-    case HK_STRAT_PEAK_EWMA: return peak_cost(l, i);
+    case HK_STRAT_PEAK_EWMA: return peak_cost(l, i, now_us);
     case HK_STRAT_C3: return c3_score(l, i, now_us);
     default: return (double)l->outstanding[i];
     }
