@@ -40,6 +40,13 @@ void hk_ans_findings(FILE *f, const hk_ans *a)
             o += snprintf(where + o, sizeof where - (size_t)o, "%s, ", table(a, x->table));
         fprintf(f, "  %-17s %sat %.1f s: %s\n", x->kind, where, x->t_s, x->detail);
     }
+    fputs("  raised by (threshold; false-alarm rate at the run's sample size):\n", f);
+    for (int k = 0; hk_find_kind(k); k++)
+        for (int i = 0; i < fd->n; i++)
+            if (!strcmp(fd->f[i].kind, hk_find_kind(k))) {
+                fprintf(f, "    %-17s %s\n", hk_find_kind(k), hk_find_kind_rule(hk_find_kind(k)));
+                break;
+            }
 }
 
 int hk_ans_findings_csv(const hk_ans *a, const char *dir, hk_err *err)
@@ -78,6 +85,7 @@ static json_t *finding_json(const hk_ans *a, const hk_finding *x)
                                                         : json_null());
     rc |= json_object_set_new(o, "t_s", json_real(round(x->t_s * 1000) / 1000));
     rc |= json_object_set_new(o, "detail", json_string(x->detail));
+    rc |= json_object_set_new(o, "rule", json_string(hk_find_kind_rule(x->kind)));
     if (rc) {
         json_decref(o);
         return NULL;

@@ -108,6 +108,12 @@ hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t, double *x)
     return HK_FAULT_NONE;
 }
 
+int hk_fault_is_outage(hk_fault_kind k)
+{
+    return k == HK_FAULT_DOWN || k == HK_FAULT_STALL || k == HK_FAULT_STUCK ||
+           k == HK_FAULT_PARTITION || k == HK_FAULT_FLAP;
+}
+
 const char *hk_fault_name(hk_fault_kind k)
 {
     static const char *n[] = {"none", "down",      "stall", "slow",

@@ -47,11 +47,7 @@ hk_fault_kind hk_find_fault_in_bin(const fx *x, int host, int k)
     return hk_scn_fault_at(x->in->scn, host, (int64_t)(k + 1) * x->tl->width_us - 1, &v);
 }
 
-int hk_find_is_outage(hk_fault_kind k)
-{
-    return k == HK_FAULT_DOWN || k == HK_FAULT_STALL || k == HK_FAULT_STUCK ||
-           k == HK_FAULT_PARTITION || k == HK_FAULT_FLAP;
-}
+int hk_find_is_outage(hk_fault_kind k) { return hk_fault_is_outage(k); }
 
 int hk_find_strategy(const fx *x, int table, int line)
 {
@@ -155,17 +151,67 @@ static double window_share(const fx *x, int first, int s, int k_end)
     return hk_tl_share(x->tl, first, s, k_end - x->win + 1, k_end + 1);
 }
 
+/* Bin k is quiet for the line starting at series first: no fault of any of its hosts is in
+ * force there, nor ended within `settle` bins before it (the strategy still re-weighting). */
+static int quiet_bin(const fx *x, int first, int k, int settle)
+{
+    const hk_scn *sc = x->in->scn;
+    int64_t w = x->tl->width_us, lo = (int64_t)k * w, hi = lo + w;
+    for (int i = 0; i < sc->nfaults; i++) {
+        const hk_fault *f = &sc->faults[i];
+        int on_line = 0;
+        for (int j = first; j < first + x->tl->ser[first].nmirrors && !on_line; j++)
+            on_line = x->tl->ser[j].host == f->host;
+        if (!on_line || f->at_us >= hi)
+            continue;
+        if (f->for_us < 0 || f->at_us + f->for_us + settle * w > lo)
+            return 0;
+    }
+    return 1;
+}
+
+/* Series s's share over the quiet bins of the minute before bin k_at (its healthy baseline,
+ * never a share taken during another fault or its recovery); NaN with under a window of them. */
+static double baseline(const fx *x, int first, int s, int k_at)
+{
+    int settle = (int)ceil(2.0 * (double)cl(x)->set.karma_s / x->bin_s);
+    uint64_t mine = 0, all = 0;
+    int n = 0;
+    for (int k = k_at - (int)(60.0 / x->bin_s); k < k_at; k++) {
+        if (k < 0 || !quiet_bin(x, first, k, settle))
+            continue;
+        n++;
+        mine += hk_tl_cell_at(x->tl, s, k)->q;
+        all += hk_find_line_q(x, first, k, k + 1);
+    }
+    return n >= x->win && all ? (double)mine / (double)all : NAN;
+}
+
+/* The first bin at or after k at which a fault of the line (series first ..) starts. */
+static int next_fault_bin(const fx *x, int first, int k)
+{
+    const hk_scn *sc = x->in->scn;
+    int best = x->end_bin;
+    for (int i = 0; i < sc->nfaults; i++) {
+        const hk_fault *f = &sc->faults[i];
+        int kf = (int)(f->at_us / x->tl->width_us);
+        for (int j = first; j < first + x->tl->ser[first].nmirrors; j++)
+            if (x->tl->ser[j].host == f->host && kf >= k && kf < best)
+                best = kf;
+    }
+    return best;
+}
+
 static void readmit(const fx *x, int fi, int s, int first, hk_readmit *r)
 {
     const hk_fault *f = &x->in->scn->faults[fi];
     const hk_tl *t = x->tl;
     double w = (double)t->width_us;
     int k_at = (int)((double)f->at_us / w), k_end = (int)ceil((double)(f->at_us + f->for_us) / w);
-    int pre0 = k_at - (int)(60.0 / x->bin_s);
     memset(r, 0, sizeof *r);
     r->fault = fi;
     r->series = s;
-    r->pre = hk_tl_share(t, first, s, pre0, k_at);
+    r->pre = baseline(x, first, s, k_at);
     r->first_s = r->back_s = r->peak_s = -1;
     if (f->for_us < 0)
         return;
@@ -173,6 +219,7 @@ static void readmit(const fx *x, int fi, int s, int first, hk_readmit *r)
     int64_t fa = x->in->first_after ? x->in->first_after[fi * x->in->nmasters + se->master] : -2;
     if (fa >= 0)
         r->first_s = (double)(fa - f->at_us - f->for_us) / 1e6;
+    int k_next = next_fault_bin(x, first, k_end); /* the fault's own window ends there */
     for (int k = k_end; k < x->end_bin; k++) {
         if (fa == -2 && r->first_s < 0 && hk_tl_cell_at(t, s, k)->q)
             r->first_s = fmax(0.0, secs(x, k) - (double)(f->at_us + f->for_us) / 1e6);
@@ -182,9 +229,13 @@ static void readmit(const fx *x, int fi, int s, int first, hk_readmit *r)
         double after = secs(x, k + 1) - (double)(f->at_us + f->for_us) / 1e6;
         if (r->back_s < 0 && !isnan(r->pre) && sh >= (1 - HK_BACK_TOL) * r->pre)
             r->back_s = after;
-        if (sh > r->peak && after <= 120) {
+        if (sh > r->peak && after <= 120 && k < k_next) {
             r->peak = sh;
             r->peak_s = after;
+            r->peak_all = hk_find_line_q(x, first, k - x->win + 1, k + 1);
+            r->peak_q = 0;
+            for (int j = k - x->win + 1; j <= k; j++)
+                r->peak_q += hk_tl_cell_at(t, s, j)->q;
         }
     }
 }
@@ -263,7 +314,9 @@ static int find_starved(fx *x, int first)
         const hk_tl_series *se = &t->ser[s];
         int k = starved_from(x, first, s);
         if (k < 0 || x->end_bin - k < span_min_bins(x) ||
-            hk_find_fault_in_bin(x, se->host, x->end_bin - 1) || hk_find_unhealthy(x, first, s))
+            hk_find_fault_in_bin(x, se->host, x->end_bin - 1) || hk_find_unhealthy(x, first, s) ||
+            (hk_strat_get(hk_find_strategy(x, se->table, se->line))->extension &&
+             hk_find_lags(x, first, s)))
             continue;
         double sh = hk_tl_share(t, first, s, k, x->end_bin);
         uint64_t mine = 0, all = hk_find_line_q(x, first, k, x->end_bin);
@@ -342,7 +395,13 @@ static int find_failing(fx *x, int fi, int first, int s)
 
 static int find_flood(fx *x, const hk_readmit *r)
 {
-    if (isnan(r->pre) || r->peak < HK_FLOOD_FACTOR * r->pre || r->peak < r->pre + 0.1)
+    if (isnan(r->pre) || r->peak < HK_FLOOD_FACTOR * r->pre || r->peak < r->pre + 0.1 ||
+        r->pre <= 0 || r->pre >= 1 || !r->peak_q)
+        return 0;
+    /* beyond chance: as many in one window at the baseline share, over the 24 windows of the
+     * two minutes judged, has probability under HK_FLOOD_ALPHA */
+    double p = gsl_cdf_binomial_Q((unsigned)(r->peak_q - 1), r->pre, (unsigned)r->peak_all);
+    if (p * (120.0 / HK_WINDOW_S) >= HK_FLOOD_ALPHA)
         return 0;
     const hk_fault *f = &x->in->scn->faults[r->fault];
     const hk_tl_series *se = &x->tl->ser[r->series];
@@ -401,10 +460,11 @@ static int find_overload(fx *x)
 {
     for (int h = 0; x->in->util && h < cl(x)->nhosts; h++) {
         double u = x->in->util[h];
-        if (isnan(u) || u < HK_OVERLOAD_UTIL || x->in->scn->host_behave[h] < 0)
+        int clients = x->in->scn->wl.clients;
+        if (isnan(u) || u < (clients > 0 ? HK_SATURATED_UTIL : HK_OVERLOAD_UTIL) ||
+            x->in->scn->host_behave[h] < 0)
             continue;
         const hk_behave *b = &x->in->scn->behave[x->in->scn->host_behave[h]];
-        int clients = x->in->scn->wl.clients;
         if (clients > 0) { /* a closed loop: no queue grows past its clients */
             if (hk_find_add(x, "saturated", -1, -1, -1, h, 0.75 * (double)x->in->duration_us / 1e6,
                     "%s is busy %.2f of the time over the last quarter for %d worker(s): the "
@@ -517,12 +577,17 @@ static int fkey_cmp(const void *pa, const void *pb)
 {
     const fkey *a = pa, *b = pb;
     int c = about_cmp(a->f, b->f);
-    return c ? c : (a->i > b->i) - (a->i < b->i);
+    if (c)
+        return c;
+    if (a->f->master != b->f->master)
+        return a->f->master < b->f->master ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
 }
 
-/* Fold every finding of one master into the first finding (in the order found) about the same
- * thing: it keeps the earliest start, and same[its index] says how many it stands for. Sorting
- * makes it n log n (a large cluster has thousands of findings); -1 out of memory. */
+/* Fold the findings of two or more masters about the same thing into the first one found: it
+ * keeps the earliest start, and same[its index] says how many masters it stands for. A thing
+ * only one master saw (however often) stays that master's. Sorting makes it n log n (a large
+ * cluster has thousands of findings); -1 out of memory. */
 static int fold_same(hk_findings *o, int *same)
 {
     fkey *k = malloc(((size_t)o->n + 1) * sizeof *k);
@@ -531,16 +596,24 @@ static int fold_same(hk_findings *o, int *same)
     int m = 0;
     for (int i = 0; i < o->n; i++)
         if (o->f[i].master >= 0)
-            k[m++] = (fkey){&o->f[i], i};
+            k[m++] = (fkey){.f = &o->f[i], .i = i};
     qsort(k, (size_t)m, sizeof *k, fkey_cmp);
     for (int a = 0, b; a < m; a = b) {
-        hk_finding *f = &o->f[k[a].i];
-        for (b = a + 1; b < m && about_cmp(k[b].f, f) == 0; b++) {
-            hk_finding *g = &o->f[k[b].i];
-            f->t_s = g->t_s < f->t_s ? g->t_s : f->t_s;
-            g->master = -2; /* folded into f */
+        int masters = 1, lead = k[a].i;
+        for (b = a + 1; b < m && about_cmp(k[b].f, k[a].f) == 0; b++) {
+            masters += k[b].f->master != k[b - 1].f->master;
+            lead = k[b].i < lead ? k[b].i : lead;
         }
-        same[k[a].i] = b - a;
+        if (masters < 2)
+            continue;
+        hk_finding *f = &o->f[lead];
+        for (int j = a; j < b; j++) {
+            hk_finding *g = &o->f[k[j].i];
+            f->t_s = g->t_s < f->t_s ? g->t_s : f->t_s;
+            if (g != f)
+                g->master = -2; /* folded into f */
+        }
+        same[lead] = masters;
     }
     free(k);
     return 0;
@@ -550,7 +623,7 @@ static int fold_same(hk_findings *o, int *same)
 static int merge_masters(fx *x)
 {
     hk_findings *o = x->out;
-    int *same_of = malloc(((size_t)o->n + 1) * sizeof *same_of);
+    int *same_of = calloc((size_t)o->n + 1, sizeof *same_of);
     if (!same_of || fold_same(o, same_of) < 0) {
         free(same_of);
         return -1;
@@ -560,10 +633,9 @@ static int merge_masters(fx *x)
         hk_finding *f = &o->f[i];
         if (f->master == -2)
             continue;
-        int same = f->master >= 0 ? same_of[i] : 1;
-        if (same > 1) {
+        if (same_of[i] > 1) {
             char d[sizeof f->detail];
-            snprintf(d, sizeof d, "%d of %d masters: %.*s", same, x->in->nmasters,
+            snprintf(d, sizeof d, "%d of %d masters: %.*s", same_of[i], x->in->nmasters,
                      (int)sizeof d - 32, f->detail);
             memcpy(f->detail, d, sizeof d);
             f->master = -1;
@@ -640,24 +712,56 @@ void hk_findings_free(hk_findings *f)
 /* Every finding kind, the facts first: its name, what it means, whether it is severe (a
  * sweep never recommends a point that raises one over a point that does not). */
 static const struct kind_def {
-    const char *name, *help;
+    const char *name, *help, *rule;
     int severe;
 } kind_defs[] = {
-    {"failing", "a mirror fails (or warns on) 5% or more of its attempts outside its outages", 1},
-    {"slow", "a mirror answers in 2x its line's others while carrying traffic", 0},
-    {"idle", "a table that received no query", 0},
-    {"starved", "a mirror without a fault gets (almost) no queries to the end", 1},
-    {"locked", "one mirror holds ~all the probability while the others are healthy", 1},
-    {"failing_share", "a down, stalled or stuck mirror keeps receiving queries during its fault", 1},
-    {"flood", "a recovered mirror gets far more than its pre-fault share", 1},
-    {"takeover", "a recovered mirror takes (almost) all of its line's queries", 1},
-    {"herding", "several masters pile onto one mirror at once", 0},
-    {"overload", "a mirror's utilisation is >= 1 in an open loop: its queue grows without bound",
-     1},
-    {"saturated", "a mirror is busy all the time under a closed loop: throughput capped, its "
-     "queue bounded by the clients", 0},
-    {"oscillation", "probabilities never settle", 0},
-    {"fault_outside_run", "a fault that never happens within the run", 0}};
+    {.name = "failing", .severe = 1,
+     .help = "a mirror fails (or warns on) 5% or more of its attempts outside its outages",
+     .rule = ">= 5% of >= 20 ended attempts fail or warn outside declared outages, beyond a 1% "
+             "noise rate at P < 1e-6 (binomial)"},
+    {.name = "slow", .severe = 0,
+     .help = "a mirror answers in 2x its line's others while carrying traffic",
+     .rule = "mean >= 2x and 1 ms above the median of the line's others over >= 50 answers, "
+             ">= 5% of the line, and the line's p99 >= 20% lower without it (for mirrors alike "
+             "with a lognormal sigma up to 1, P < 1e-6)"},
+    {.name = "idle", .severe = 0, .help = "a table that received no query",
+     .rule = "not one query in the run"},
+    {.name = "starved", .severe = 1,
+     .help = "a mirror without a fault gets (almost) no queries to the end",
+     .rule = "under min(1%, a tenth of the fair share 1/N) of its line for >= 10 s and 10% of "
+             "the run, to the end, with P < 1e-6 (binomial) of so few at that share"},
+    {.name = "locked", .severe = 1,
+     .help = "one mirror holds ~all the probability while the others are healthy",
+     .rule = ">= 95% of the probability to the end while the others are healthy (a weight, not "
+             "a draw: no sampling noise)"},
+    {.name = "failing_share", .severe = 1,
+     .help = "a down, stalled or stuck mirror keeps receiving queries during its fault",
+     .rule = ">= 5% of the line and >= 10 failed attempts from 2 s into a declared down, stall "
+             "or stuck fault (declared: no false alarm)"},
+    {.name = "flood", .severe = 1,
+     .help = "a recovered mirror gets far more than its pre-fault share",
+     .rule = "a 5 s share in the fault's own window >= 1.5x its healthy baseline and 10 points "
+             "above, with P < 1e-6 (binomial, over 24 windows) at the baseline share"},
+    {.name = "takeover", .severe = 1,
+     .help = "a recovered mirror takes (almost) all of its line's queries",
+     .rule = "as flood, with a 5 s share >= 90%"},
+    {.name = "herding", .severe = 0, .help = "several masters pile onto one mirror at once",
+     .rule = ">= 50% (and >= 2/N) of all masters' attempts on one mirror while two or more "
+             "masters each send it most of theirs"},
+    {.name = "overload", .severe = 1,
+     .help = "a mirror's utilisation is >= 1 in an open loop: its queue grows without bound",
+     .rule = "busy >= 0.98 of the last quarter in an open loop (a mean over thousands of "
+             "service times: its noise is well under 0.02)"},
+    {.name = "saturated", .severe = 0,
+     .help = "a mirror is busy all the time under a closed loop: throughput capped, its queue "
+             "bounded by the clients",
+     .rule = "busy >= 0.9 of the last quarter under a closed loop"},
+    {.name = "oscillation", .severe = 0, .help = "probabilities never settle",
+     .rule = "a nodeads or noerrors line's probabilities never within 0.02 of their final "
+             "values, swinging >= 0.1 three times in the last quarter (weights, not draws)"},
+    {.name = "fault_outside_run", .severe = 0,
+     .help = "a fault that never happens within the run",
+     .rule = "a declared fault that starts after the run's end"}};
 
 const char *hk_find_kind(int i)
 {
@@ -676,6 +780,12 @@ const char *hk_find_kind_help(const char *kind)
 {
     const struct kind_def *d = kind_def(kind);
     return d ? d->help : "";
+}
+
+const char *hk_find_kind_rule(const char *kind)
+{
+    const struct kind_def *d = kind_def(kind);
+    return d ? d->rule : "";
 }
 
 int hk_find_kind_severe(const char *kind)

@@ -37,8 +37,13 @@
 #define HK_WINDOW_S 5.0          /* share windows after a fault, for re-admission and flood */
 #define HK_FLOOD_FACTOR 1.5      /* flood: >= 1.5 x the pre-fault share, and 10 points above */
 #define HK_TAKEOVER_SHARE 0.9    /* takeover: a 5 s share >= 90% after the fault (not a flood) */
+#define HK_FLOOD_ALPHA 1e-6      /* flood/takeover: a window that full at the baseline share has
+                                    P < 1e-6 (binomial), over every window judged */
 #define HK_FAILING_RATE 0.05     /* failing: >= 5% of the attempts that ended fail or warn ... */
-#define HK_FAILING_MIN 20        /* ... of at least 20 ended attempts, 10 of them bad */
+#define HK_FAILING_MIN 20        /* ... of at least 20 ended attempts, 10 of them bad, ... */
+#define HK_FAILING_NOISE 0.01    /* ... and beyond a healthy mirror's 1% noise rate: so many bad
+                                    of so many has P < HK_FAILING_ALPHA there (binomial) */
+#define HK_FAILING_ALPHA 1e-6
 #define HK_SLOW_FACTOR 2.0       /* slow: mean latency >= 2 x the median of the line's others */
 #define HK_SLOW_MIN_MS 1.0       /* ... and >= 1 ms more (microsecond noise is no finding) */
 #define HK_SLOW_SHARE 0.05       /* ... while it gets >= 5% of the line's attempts */
@@ -48,6 +53,8 @@
 #define HK_HERD_SHARE 0.5        /* herding: >= 50% (and >= 2/n) of all masters' attempts */
 #define HK_OVERLOAD_UTIL 0.98    /* overload: utilisation >= 0.98 over the last quarter, open
                                     loop; a closed loop's is `saturated` (its queue is bounded) */
+#define HK_SATURATED_UTIL 0.9    /* saturated: a closed loop's mirror busy >= 0.9 of the run (a
+                                    round trip between a client's queries keeps it below 1) */
 #define HK_OSC_AMPLITUDE 0.1     /* oscillation: never converged, swinging >= 0.1 ... */
 #define HK_OSC_SWINGS 3          /* ... back and forth at least 3 times in the last quarter */
 
@@ -67,6 +74,7 @@ typedef struct hk_readmit {      /* one fault x series on its host */
     double first_s;              /* first query after the fault ended, s after; -1 never */
     double back_s;               /* share back (HK_BACK_TOL), s after the end; -1 never */
     double peak, peak_s;         /* highest 5 s share after the end, and when */
+    uint64_t peak_q, peak_all;   /* that window's attempts on the mirror and on its line */
 } hk_readmit;
 
 typedef struct hk_finding {
@@ -111,6 +119,9 @@ typedef struct hk_findings {
 
 int hk_find_run(const hk_find_in *in, hk_findings *out);
 void hk_findings_free(hk_findings *f);
+/* The rule a finding kind is raised by: its threshold and the false-alarm rate it holds at the
+ * run's sample size ("" if unknown). */
+const char *hk_find_kind_rule(const char *kind);
 /* A short description of a finding kind, for legends ("" if unknown). */
 const char *hk_find_kind_help(const char *kind);
 /* The i-th finding kind (0, 1, ...), NULL past the last: the one list of kinds. */

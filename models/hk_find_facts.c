@@ -2,6 +2,7 @@
  * moved — a mirror failing its attempts (by kind), a mirror slow against its
  * line's others while it carries traffic (and what that does to the line's
  * tail), and what the strategy did about it, in the running strategy's words. */
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,10 +101,15 @@ int hk_find_failing(fx *x, int first)
         badness b;
         bad_of(x, first, s, &b);
         double sh = b.all ? (double)b.q / (double)b.all : 0;
-        int evidence = b.ended >= HK_FAILING_MIN && b.bad >= HK_FAILING_MIN / 2;
+        int evidence = b.ended >= HK_FAILING_MIN && b.bad >= HK_FAILING_MIN / 2 &&
+                       gsl_cdf_binomial_Q((unsigned)(b.bad - 1), HK_FAILING_NOISE,
+                                          (unsigned)b.ended) < HK_FAILING_ALPHA;
         if (!rate_bad(&b) || (!evidence && sh >= HK_STARVED_SHARE))
             continue;
-        const uint64_t *kinds = hk_tl_kinds(t, s);
+        const uint64_t *all = hk_tl_kinds(t, s);
+        uint64_t kinds[HK_EV_ALL]; /* outside its declared outages, as the counts below */
+        for (int e = 0; e < HK_EV_ALL; e++)
+            kinds[e] = all[e] - all[HK_EV_ALL + e];
         int main_kind = -1;
         for (int e = 0; e < HK_EV_ALL; e++)
             if (e != HK_EV_SUCCESS && (main_kind < 0 || kinds[e] > kinds[main_kind]))
@@ -120,7 +126,7 @@ int hk_find_failing(fx *x, int first)
             }
         if (hk_find_add(x, "failing", se->master, se->table, se->line, se->host,
                         hk_find_secs(x, b.k0), "%s fails %.1f%% of its %llu attempts from %.0f s "
-                        "to %.0f s, outside its declared outages (over the run, by kind: %s) and "
+                        "to %.0f s, outside its declared outages (by kind: %s) and "
                         "gets %.1f%% of agent %d's queries (a fair share is %.0f%%) under %s: %s",
                         hk_find_host(x, se->host),
                         wended ? 100.0 * (double)wbad / (double)wended : 0.0,
@@ -165,6 +171,38 @@ static double line_p99(const fx *x, int first, int skip)
     double p = h.n ? hk_hist_quantile(&h, 0.99) : NAN;
     hk_hist_free(&h);
     return p;
+}
+
+/* Median of the mean latencies of the line's mirrors other than s with at least min answers
+ * (m: scratch of n); NaN if none. */
+static double peers_median(const fx *x, int first, int s, double *m, uint64_t min)
+{
+    int n = x->tl->ser[first].nmirrors, no = 0;
+    uint64_t ok;
+    for (int j = first; j < first + n; j++) {
+        double v = j == s ? NAN : mean_us(x, j, min, &ok);
+        if (!isnan(v))
+            m[no++] = v;
+    }
+    if (!no)
+        return NAN;
+    qsort(m, (size_t)no, sizeof *m, dbl_cmp);
+    return no % 2 ? m[no / 2] : (m[no / 2 - 1] + m[no / 2]) / 2;
+}
+
+int hk_find_lags(const fx *x, int first, int s)
+{
+    int n = x->tl->ser[first].nmirrors;
+    if (n < 2 || n > 4096)
+        return 0;
+    double *m = malloc((size_t)n * sizeof *m);
+    if (!m)
+        return 0;
+    uint64_t ok;
+    double mine = mean_us(x, s, 1, &ok), peers = peers_median(x, first, s, m, HK_SLOW_PEER_MIN);
+    free(m);
+    return !isnan(mine) && !isnan(peers) && mine >= HK_SLOW_FACTOR * peers &&
+           mine - peers >= HK_SLOW_MIN_MS * 1000;
 }
 
 static const char *slow_response(const fx *x, int strat)

@@ -39,5 +39,9 @@ int hk_find_slow(fx *x, int first);
 /* Series s fails (or warns on) HK_FAILING_RATE of its attempts outside its outages, however
  * few: not a healthy mirror, so leaving it alone is no starving. */
 int hk_find_unhealthy(const fx *x, int first, int s);
+/* Series s answers in HK_SLOW_FACTOR x (and HK_SLOW_MIN_MS more than) its line's others, over
+ * however few answers: an extension that ranks by latency and leaves it alone is working, not
+ * starving it (searchd's weights promise a slow mirror a share in proportion, not nothing). */
+int hk_find_lags(const fx *x, int first, int s);
 
 #endif

@@ -119,6 +119,8 @@ int hk_fault_read(const hk_conf *c, const hk_section *sec, int host, hk_fault *f
 /* Fault in force on host at t (HK_FAULT_NONE if none); *x gets its parameter. */
 hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t_us, double *x);
 const char *hk_fault_name(hk_fault_kind k);
+/* A fault during which the mirror answers nothing (down, stall, stuck, partition, flap). */
+int hk_fault_is_outage(hk_fault_kind k);
 /* The first moment in (from, to] at which host goes down, stalls or gets stuck (a query in
  * flight then never gets its reply); -1 if none. *kind gets HK_FAULT_DOWN, or HK_FAULT_STALL for
  * the two that leave the connection open. */

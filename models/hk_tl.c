@@ -1,5 +1,6 @@
 /* hk_tl: the fine timeline (see hk_tl.h). */
 #include "hk_tl.h"
+#include "hk_scn.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64
     t->c = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->c);
     t->sm = malloc((size_t)(nser > 0 ? nser : 1) * (size_t)cap * sizeof *t->sm);
     t->b = malloc((size_t)cap * sizeof *t->b);
-    t->kinds = calloc((size_t)(nser > 0 ? nser : 1) * HK_EV_ALL, sizeof *t->kinds);
+    t->kinds = calloc((size_t)(nser > 0 ? nser : 1) * 2 * HK_EV_ALL, sizeof *t->kinds);
     if (!t->ser || !t->c || !t->sm || !t->b || !t->kinds) {
         hk_tl_free(t);
         return -1;
@@ -45,6 +46,8 @@ int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64
     return 0; /* bins are cleared as the run reaches them: a short run of a large cluster
                  touches a few of the cap bins, not the whole budget */
 }
+
+void hk_tl_set_faults(hk_tl *t, const hk_scn *scn) { t->faults = scn; }
 
 void hk_tl_free(hk_tl *t)
 {
@@ -112,8 +115,14 @@ void hk_tl_attempt(hk_tl *t, int s, int64_t t_us)
 
 void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ev, int64_t lat_us)
 {
-    if (ev != HK_EV_SUCCESS && ev >= 0 && ev < HK_EV_ALL)
-        t->kinds[(size_t)s * HK_EV_ALL + (size_t)ev]++;
+    if (ev != HK_EV_SUCCESS && ev >= 0 && ev < HK_EV_ALL) {
+        uint64_t *k = &t->kinds[(size_t)s * 2 * HK_EV_ALL];
+        double x;
+        k[ev]++;
+        if (t->faults && hk_fault_is_outage(hk_scn_fault_at(t->faults, t->ser[s].host,
+                                                            t_us - t->t0_us, &x)))
+            k[HK_EV_ALL + ev]++;
+    }
     int k = hk_tl_bin_of(t, t_us);
     if (k < 0)
         return;

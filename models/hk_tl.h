@@ -45,8 +45,10 @@ typedef struct hk_tl {
                                     together however many series there are */
     hk_tl_smp *sm;               /* [cap][series], likewise */
     hk_tl_bin *b;                /* [cap] */
-    uint64_t *kinds;             /* [series][HK_EV_ALL]: every outcome of the run by kind, at
-                                    whatever the moment (the bins hold ok/err only) */
+    uint64_t *kinds;             /* [series][2][HK_EV_ALL]: every failed outcome of the run by
+                                    kind, at whatever the moment (the bins hold ok/err only);
+                                    then those during a declared outage of its host */
+    const struct hk_scn *faults; /* the declared faults (NULL: none), borrowed */
     int64_t lo_us, hi_us;        /* the last bin looked up covers [lo, hi): no division */
     int last;
 } hk_tl;
@@ -56,6 +58,9 @@ typedef struct hk_tl {
 int hk_tl_init(hk_tl *t, const hk_tl_series *ser, int nser, int64_t t0_us, int64_t width_us,
                int cap);
 void hk_tl_free(hk_tl *t);
+/* Count the outcomes during a declared outage of a series' host (down, stall, stuck, partition,
+ * flap; fault times from t0) apart as well; scn is borrowed and must outlive t. */
+void hk_tl_set_faults(hk_tl *t, const struct hk_scn *scn);
 /* The bin of time t (merging bins if t lies beyond them); -1 before t0. */
 int hk_tl_bin_slow(hk_tl *t, int64_t t_us);
 static inline int hk_tl_bin_of(hk_tl *t, int64_t t_us)
@@ -77,7 +82,7 @@ void hk_tl_attempt(hk_tl *t, int s, int64_t t_us);
 void hk_tl_outcome(hk_tl *t, int s, int64_t t_us, int ev, int64_t lat_us);
 static inline const uint64_t *hk_tl_kinds(const hk_tl *t, int s)
 {
-    return &t->kinds[(size_t)s * HK_EV_ALL];
+    return &t->kinds[(size_t)s * 2 * HK_EV_ALL];
 }
 void hk_tl_sample(hk_tl *t, int s, int64_t t_us, double prob, double wshare);
 /* status 0 ok, 1 partial, 2 failed. */

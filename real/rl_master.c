@@ -616,6 +616,8 @@ static int init_timeline(rl_master *m, int nser)
                 ser[s] = (hk_tl_series){0, t, k, j, cl->tables[t].lines[k].host[j],
                                         cl->tables[t].lines[k].a.n};
     int rc = hk_tl_init(&m->tl, ser, nser, m->t0_us, 1000000, 0);
+    if (rc == 0 && m->c.scn)
+        hk_tl_set_faults(&m->tl, m->c.scn);
     free(ser);
     return rc;
 }

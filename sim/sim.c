@@ -163,6 +163,8 @@ static int init_masters(sim_world *w)
     }
     if (rc == 0)
         rc = hk_tl_init(&w->tl, ser, nser, w->t0, 1000000, 0);
+    if (rc == 0)
+        hk_tl_set_faults(&w->tl, w->s);
     if (rc == 0) { /* [cap][series] each */
         size_t cells = (size_t)w->tl.nser * (size_t)w->tl.cap;
         advise_huge(w->tl.c, cells * sizeof *w->tl.c);

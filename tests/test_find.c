@@ -119,6 +119,17 @@ static void little_evidence(void **st)
                             HK_STRAT_RANDOM, "failing_share"), 1);
     assert_int_equal(sparse("0.06", "", HK_STRAT_ROUNDROBIN, "failing"), 0);
     assert_int_equal(sparse("0.3", "", HK_STRAT_ROUNDROBIN, "failing"), 1);
+    /* 11 bad of 201 (5.5%, 10 or more): a mirror failing 1% shows as many with P ~ 1e-5, not
+     * beyond HK_FAILING_ALPHA: no finding */
+    assert_int_equal(count("searchd { ha_period_karma = 30s  ha_ping_interval = 1000 }\n"
+                           "table d { type = distributed  agent = a:1|b:1|c:1:s  ha_strategy = "
+                           "roundrobin }\n"
+                           "mirror default { rtt = constant(0.3ms) service = lognormal(median=5ms,"
+                           " sigma=0.3) }\n"
+                           "mirror b:1 { rtt = constant(0.3ms) service = lognormal(median=5ms, "
+                           "sigma=0.3) errors = 0.05 }\n"
+                           "workload { arrivals = poisson(5/s) duration = 2m }\nsim { seed = 1 }\n",
+                           HK_VAR_MANTICORE, -1, 0, "failing", ""), 0);
 }
 
 static const char *HANG =
