@@ -46,40 +46,65 @@ replay_case() {
   return $rc
 }
 declare -A tp fn fpos near
-cases=0; broken=0
-for scn in "$C"/*.scn "$C"/*.replay "$C"/*.live; do
+cases=0; runs=0; broken=0
+KINDS="failing slow idle starved locked failing_share flood takeover herding overload saturated oscillation fault_outside_run"
+# score NAME SCN OUT: the run in OUT against SCN's truth (bash alone: thousands of runs)
+score() {
+  local name=$1 scn=$2 out=$3 scored="" truth=() line k s kind subj rest
+  declare -A want=() got=()
+  while IFS= read -r line; do
+    case $line in
+      "# scored: "*) scored=" ${line#\# scored: } " ;;
+      "# truth: none") ;;
+      "# truth: "*) truth+=("${line#\# truth: }"); want[${line#\# truth: }]=1 ;;
+    esac
+  done < "$scn"
+  # what it found: kind and subject (mirror, else table); details are quoted and come last
+  { read -r _; while IFS=, read -r kind _ table _ subj rest; do
+      [ -n "$subj" ] || subj=$table; subj=${subj//\"/}; got["$kind $subj"]=${rest:0:160}; got["$kind *"]=1
+    done; } < "$out/findings.csv"
+  for line in "${truth[@]}"; do
+    k=${line%% *}
+    if [ -n "${got[$line]:-}" ]; then tp[$k]=$(( ${tp[$k]:-0} + 1 ))
+    else fn[$k]=$(( ${fn[$k]:-0} + 1 )); echo "MISS: $name: no $line finding"; fi
+  done
+  for k in $KINDS; do
+    [ "$scored" = " all " ] || [[ "$scored" == *" $k "* ]] || continue
+    [ -n "${want[$k *]:-}" ] || [[ " ${!want[*]} " == *" $k "* ]] || near[$k]=$(( ${near[$k]:-0} + 1 ))
+  done
+  for line in "${!got[@]}"; do
+    k=${line%% *}; [ "${line#* }" = "*" ] && continue
+    [ "$scored" = " all " ] || [[ "$scored" == *" $k "* ]] || continue
+    [ -n "${want[$line]:-}" ] || [ -n "${want[$k *]:-}" ] && continue
+    fpos[$k]=$(( ${fpos[$k]:-0} + 1 ))
+    echo "INVENTED: $name: $line: ${got[$line]}"
+  done
+}
+# A scenario runs at seeds 1..N of its `# seeds: N` line (4 unless it says; the matrix's healthy
+# cases say 20); HK_CORPUS_SEEDS caps N (the sanitizer build looks for memory errors, not
+# statistics, and runs 2).
+M="$T/matrix"; bash "$(dirname "$0")/corpus_matrix.sh" "$M"
+for scn in "$C"/*.scn "$M"/*.scn "$C"/*.replay "$C"/*.live; do
   name=$(basename "$scn"); name=${name%.*}; cases=$((cases+1))
   read -r -a args <<< "$(sed -n 's/^# args: //p' "$scn")"
-  if [[ "$scn" == *.replay ]]; then replay_case "$scn" "$T/$name" > "$T/$name.log" 2>&1; rc=$?
-  elif [[ "$scn" == *.live ]]; then  # a scenario run live: hareal's master over hareal mirrors
-    timeout 120 "$B/hareal" live "$scn" --out "$T/$name" --quiet > "$T/$name.log" 2>&1; rc=$?
-  else "$B/hasim" "$scn" --out "$T/$name" --quiet "${args[@]}" > "$T/$name.log" 2>&1; rc=$?; fi
-  if [ $rc -ne 0 ] || [ ! -s "$T/$name/findings.csv" ]; then
-    echo "FAIL: $name: hasim exited $rc"; sed 's/^/  /' "$T/$name.log"; broken=$((broken+1)); continue
+  seeds=1
+  if [[ "$scn" == *.scn ]]; then
+    seeds=$(sed -n 's/^# seeds: //p' "$scn"); seeds=${seeds:-4}
+    [ -n "${HK_CORPUS_SEEDS:-}" ] && [ "$seeds" -gt "$HK_CORPUS_SEEDS" ] && seeds=$HK_CORPUS_SEEDS
   fi
-  scored=$(sed -n 's/^# scored: //p' "$scn")
-  truth=$(sed -n 's/^# truth: //p' "$scn" | grep -v '^none$')
-  # what it found: kind and subject (mirror, else table); details are quoted and come last
-  found=$(awk -F, 'NR>1 { s = $5 != "" ? $5 : $3; gsub(/"/, "", s); print $1, s }' "$T/$name/findings.csv" | sort -u)
-  is_scored() { [ "$scored" = all ] || [[ " $scored " == *" $1 "* ]]; }
-  matches() { [ "$2" = "*" ] && grep -q "^$1 " <<< "$3" || grep -qxF "$1 $2" <<< "$3"; }
-  while read -r k s; do
-    [ -n "$k" ] || continue
-    if matches "$k" "$s" "$found"; then tp[$k]=$(( ${tp[$k]:-0} + 1 ))
-    else fn[$k]=$(( ${fn[$k]:-0} + 1 )); echo "MISS: $name: no $k finding on $s"; fi
-  done <<< "$truth"
-  for k in $(printf '%s\n' failing slow idle starved locked failing_share flood takeover herding \
-             overload oscillation fault_outside_run); do
-    is_scored "$k" && ! grep -q "^$k " <<< "$truth" && near[$k]=$(( ${near[$k]:-0} + 1 ))
+  for ((seed = 1; seed <= seeds; seed++)); do
+    run="$name"; [ "$seeds" -gt 1 ] && run="$name@$seed"
+    out="$T/$name.$seed"; runs=$((runs+1))
+    if [[ "$scn" == *.replay ]]; then replay_case "$scn" "$out" > "$out.log" 2>&1; rc=$?
+    elif [[ "$scn" == *.live ]]; then  # a scenario run live: hareal's master over hareal mirrors
+      timeout 120 "$B/hareal" live "$scn" --out "$out" --quiet > "$out.log" 2>&1; rc=$?
+    else "$B/hasim" "$scn" --out "$out" --quiet --seed "$seed" "${args[@]}" > "$out.log" 2>&1; rc=$?; fi
+    if [ $rc -ne 0 ] || [ ! -s "$out/findings.csv" ]; then
+      echo "FAIL: $run: exited $rc"; sed 's/^/  /' "$out.log"; broken=$((broken+1)); continue
+    fi
+    score "$run" "$scn" "$out"
+    rm -rf "$out" "$out.log" "$out.csv" "$out.conf"
   done
-  while read -r k s; do
-    [ -n "$k" ] || continue
-    is_scored "$k" || continue
-    grep -qxF "$k $s" <<< "$truth" && continue
-    grep -qxF "$k *" <<< "$truth" && continue
-    fpos[$k]=$(( ${fpos[$k]:-0} + 1 ))
-    echo "INVENTED: $name: $k on $s: $(awk -F, -v k="$k" 'NR>1 && $1==k' "$T/$name/findings.csv" | head -1 | cut -c1-200)"
-  done <<< "$found"
 done
 printf '%-18s %8s %8s %12s %16s\n' kind cases recall "near misses" "false positives"
 bad=$broken
@@ -89,5 +114,5 @@ for k in $(printf '%s\n' "${!tp[@]}" "${!fn[@]}" "${!fpos[@]}" "${!near[@]}" | s
   printf '%-18s %8d %8s %12d %16d\n' "$k" $((t+f)) "$r" "${near[$k]:-0}" "$p"
   bad=$((bad+f+p))
 done
-echo "corpus: $cases cases"
-if [ $bad -eq 0 ]; then echo "$cases passed, 0 failed"; else echo "$((cases-bad > 0 ? cases-bad : 0)) passed, $bad failed"; exit 1; fi
+echo "corpus: $cases cases, $runs runs"
+if [ $bad -eq 0 ]; then echo "$runs passed, 0 failed"; else echo "$((runs-bad > 0 ? runs-bad : 0)) passed, $bad failed"; exit 1; fi
