@@ -151,12 +151,15 @@ static double window_share(const fx *x, int first, int s, int k_end)
     return hk_tl_share(x->tl, first, s, k_end - x->win + 1, k_end + 1);
 }
 
-/* Bin k is quiet for the line starting at series first: no fault of any of its hosts is in
- * force there, nor ended within `settle` bins before it (the strategy still re-weighting). */
+/* Bin k is quiet for the line starting at series first: past the run's first `settle` bins,
+ * and no fault of any of its hosts is in force there, nor ended within `settle` bins before
+ * it (the strategy still weighting from its start, or re-weighting after a fault). */
 static int quiet_bin(const fx *x, int first, int k, int settle)
 {
     const hk_scn *sc = x->in->scn;
     int64_t w = x->tl->width_us, lo = (int64_t)k * w, hi = lo + w;
+    if (k < settle)
+        return 0;
     for (int i = 0; i < sc->nfaults; i++) {
         const hk_fault *f = &sc->faults[i];
         int on_line = 0;

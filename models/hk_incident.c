@@ -8,7 +8,7 @@
 
 const char *hk_inc_state_name(hk_inc_state s)
 {
-    static const char *n[] = {"absent", "ok", "dead", "slow", "back"};
+    static const char *n[] = {"absent", "ok", "dead", "slow", "going", "back"};
     return n[s];
 }
 
@@ -130,7 +130,7 @@ static double rate_in(const hk_incident *inc, int i, int h)
     if (i < 0 || i >= inc->nsnap)
         return -1;
     const hk_inc_cell *x = at(inc, i, h);
-    int on = x->state == HK_INC_OK || x->state == HK_INC_BACK;
+    int on = x->state == HK_INC_OK || x->state == HK_INC_BACK || x->state == HK_INC_GOING;
     return on && x->ok >= 1 && x->span_s > 0 ? x->ok / x->span_s : -1;
 }
 
@@ -228,6 +228,9 @@ static int faults(hk_incident *inc, const double *t)
                 return -1;
             if (s == HK_INC_DEAD && j + 1 < inc->nsnap && at(inc, j + 1, h)->state == HK_INC_OK)
                 inc->cell[(size_t)(j + 1) * inc->nhosts + h].state = HK_INC_BACK;
+            if (s == HK_INC_DEAD && i > 0 && at(inc, i - 1, h)->state == HK_INC_OK &&
+                at(inc, i - 1, h)->failed > 0)
+                inc->cell[(size_t)(i - 1) * inc->nhosts + h].state = HK_INC_GOING;
             i = j;
         }
     return 0;

@@ -32,6 +32,8 @@ typedef struct hk_snap {
 
 typedef enum hk_inc_state {
     HK_INC_ABSENT, HK_INC_OK, HK_INC_DEAD, HK_INC_SLOW,
+    HK_INC_GOING,                /* failing already: a dead run began inside this window (its
+                                    failures are the outage's first), so not a healthy one */
     HK_INC_BACK                  /* answering again: a dead run ended inside this window, so it
                                     holds part of the outage: not a healthy window */
 } hk_inc_state;

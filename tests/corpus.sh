@@ -84,11 +84,19 @@ score() {
 # cases say 20); HK_CORPUS_SEEDS caps N (the sanitizer build looks for memory errors, not
 # statistics, and runs 2).
 M="$T/matrix"; bash "$(dirname "$0")/corpus_matrix.sh" "$M"
-for scn in "$C"/*.scn "$M"/*.scn "$C"/*.replay "$C"/*.live; do
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+shopt -s nullglob
+for scn in "$C"/*.scn "$M"/*.scn "$C"/*.init "$C"/*.replay "$C"/*.live; do
   name=$(basename "$scn"); name=${name%.*}; cases=$((cases+1))
   read -r -a args <<< "$(sed -n 's/^# args: //p' "$scn")"
   seeds=1
-  if [[ "$scn" == *.scn ]]; then
+  if [[ "$scn" == *.init ]]; then  # a model from `hasim init` (paths from the repository's top)
+    read -r -a iargs <<< "$(sed -n 's/^# init: //p' "$scn")"
+    if ! (cd "$ROOT" && "$B/hasim" init "${iargs[@]}" --out "$T/$name.model.scn") > "$T/$name.init.log" 2>&1; then
+      echo "FAIL: $name: hasim init failed"; sed 's/^/  /' "$T/$name.init.log"; broken=$((broken+1)); continue
+    fi
+  fi
+  if [[ "$scn" == *.scn || "$scn" == *.init ]]; then
     seeds=$(sed -n 's/^# seeds: //p' "$scn"); seeds=${seeds:-4}
     [ -n "${HK_CORPUS_SEEDS:-}" ] && [ "$seeds" -gt "$HK_CORPUS_SEEDS" ] && seeds=$HK_CORPUS_SEEDS
   fi
@@ -98,7 +106,10 @@ for scn in "$C"/*.scn "$M"/*.scn "$C"/*.replay "$C"/*.live; do
     if [[ "$scn" == *.replay ]]; then replay_case "$scn" "$out" > "$out.log" 2>&1; rc=$?
     elif [[ "$scn" == *.live ]]; then  # a scenario run live: hareal's master over hareal mirrors
       timeout 120 "$B/hareal" live "$scn" --out "$out" --quiet > "$out.log" 2>&1; rc=$?
-    else "$B/hasim" "$scn" --out "$out" --quiet --seed "$seed" "${args[@]}" > "$out.log" 2>&1; rc=$?; fi
+    else
+      run_scn=$scn; [[ "$scn" == *.init ]] && run_scn="$T/$name.model.scn"
+      "$B/hasim" "$run_scn" --out "$out" --quiet --seed "$seed" "${args[@]}" > "$out.log" 2>&1; rc=$?
+    fi
     if [ $rc -ne 0 ] || [ ! -s "$out/findings.csv" ]; then
       echo "FAIL: $run: exited $rc"; sed 's/^/  /' "$out.log"; broken=$((broken+1)); continue
     fi
