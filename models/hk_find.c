@@ -151,14 +151,14 @@ static double window_share(const fx *x, int first, int s, int k_end)
     return hk_tl_share(x->tl, first, s, k_end - x->win + 1, k_end + 1);
 }
 
-/* Bin k is quiet for the line starting at series first: past the run's first `settle` bins,
- * and no fault of any of its hosts is in force there, nor ended within `settle` bins before
- * it (the strategy still weighting from its start, or re-weighting after a fault). */
+/* Bin k is quiet for the line starting at series first: past the run's first karma period
+ * (the first weights are computed at its end), and no fault of any of its hosts is in force
+ * there, nor ended within `settle` bins before it (the strategy re-weighting after it). */
 static int quiet_bin(const fx *x, int first, int k, int settle)
 {
     const hk_scn *sc = x->in->scn;
     int64_t w = x->tl->width_us, lo = (int64_t)k * w, hi = lo + w;
-    if (k < settle)
+    if ((double)lo < (double)cl(x)->set.karma_s * 1e6)
         return 0;
     for (int i = 0; i < sc->nfaults; i++) {
         const hk_fault *f = &sc->faults[i];
@@ -680,7 +680,8 @@ int hk_find_run(const hk_find_in *in, hk_findings *out)
 {
     memset(out, 0, sizeof *out);
     const hk_tl *t = in->tl;
-    fx x = {in, t, out, (double)t->width_us / 1e6, 1, 0};
+    fx x = {.in = in, .tl = t, .out = out, .bin_s = (double)t->width_us / 1e6, .win = 1,
+            .end_bin = 0};
     x.win = (int)ceil(HK_WINDOW_S / x.bin_s);
     x.end_bin = (int)((in->duration_us + t->width_us - 1) / t->width_us);
     if (x.end_bin > t->nbins)
