@@ -352,9 +352,12 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     if (rc) {
         /* said */
     } else if (o.master) {
-        rl_livesd ls = {o.scenario, lv.cl.scn, lv.cl.self, o.c.out, lv.L.text, &sd, o.compare,
-                        o.c.quiet, o.c.force, o.c.strategy, variant, (int)o.base_port,
-                        o.duration_us, seed, o.c.metrics, NULL};
+        rl_livesd ls = {.scenario = o.scenario, .scn_path = lv.cl.scn, .self = lv.cl.self,
+                        .out = o.c.out, .text = lv.L.text, .sd = &sd, .compare = o.compare,
+                        .quiet = o.c.quiet, .force = o.c.force, .strategy = o.c.strategy,
+                        .variant = variant, .base_port = (int)o.base_port,
+                        .duration_us = o.duration_us, .seed = seed, .metrics = o.c.metrics,
+                        .trace = NULL};
         rc = live_searchd(&lv, &o, s, &ls);
     } else {
         rc = run_live(&lv, &o, s, variant, seed);

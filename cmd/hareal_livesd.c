@@ -112,8 +112,9 @@ static int report(sdrun *r, int64_t dur)
     say(ro.f, r);
     if (!o->quiet)
         say(stdout, r);
-    rl_sdsum_in in = {r->s, o->out, r->mirrors, starts, r->d.fail_query, r->d.fail_connect,
-                      {ro.f, o->quiet ? NULL : stdout}};
+    rl_sdsum_in in = {.s = r->s, .dir = o->out, .logdir = r->mirrors, .starts = starts,
+                      .fail_query = r->d.fail_query, .fail_connect = r->d.fail_connect,
+                      .say = {ro.f, o->quiet ? NULL : stdout}};
     hk_rep_run meta = {"hareal live --master searchd", o->scenario,
                        hk_variant_get((hk_variant_id)o->variant)->name, o->strategy >= 0 ?
                        hk_strat_get(o->strategy)->name : "as configured", 1,

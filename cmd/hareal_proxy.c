@@ -95,8 +95,11 @@ int rl_cmd_proxy(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc)
         return rc < 0 ? 0 : rc;
-    rl_pxrun_cfg c = {o.name, o.listen, o.upstream, NULL, o.config, o.api, o.metrics,
-                      NULL, -1, (uint64_t)o.seed, o.quiet, HK_VERSION, NULL, o.control};
+    rl_pxrun_cfg c = {.name = o.name, .listen = o.listen, .upstream = o.upstream,
+                      .config = NULL, .config_file = o.config, .api = o.api,
+                      .metrics = o.metrics, .scn = NULL, .host = -1, .seed = (uint64_t)o.seed,
+                      .quiet = o.quiet, .version = HK_VERSION, .log = NULL,
+                      .control = o.control};
     hk_loaded L = {0};
     char *text = NULL, msg[512];
     size_t len;

@@ -184,8 +184,8 @@ int rl_cmd_replay(int argc, char **argv)
         rc = HK_EXIT_USAGE;
         goto done;
     }
-    rl_master_cfg mc = {cl, o.c.variant, o.c.strategy, addr, (uint64_t)o.c.seed, NULL, NULL,
-                        NULL, NULL, NULL};
+    rl_master_cfg mc = {.cl = cl, .variant = o.c.variant, .strategy = o.c.strategy,
+                        .addr = addr, .seed = (uint64_t)o.c.seed};
     rl_drive d;
     memset(&d, 0, sizeof d);
     d.cl = cl;

@@ -337,7 +337,7 @@ int hk_conf_parse(const char *text, size_t len, const char *file, hk_conf **out,
     if (!c)
         return hk_err_set(err, file, 0, 0, "out of memory");
     c->file = strdup(file ? file : "<string>");
-    lex l = {text, text + len, 1, 1, c->file, err};
+    lex l = {.p = text, .end = text + len, .line = 1, .col = 1, .file = c->file, .err = err};
     if (memchr(text, '\0', len)) {
         hk_conf_free(c);
         return hk_err_set(err, file, 0, (int)((const char *)memchr(text, '\0', len) - text),

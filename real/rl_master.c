@@ -110,17 +110,22 @@ static void line_done(rl_master *m, rl_q *q, int k, int ev, int64_t now)
         }
         if (ev >= 0)
             hk_tl_query(&m->tl, now, qok == 1 ? 0 : qok == 0 ? 1 : 2);
-        if (ev < 0)
+        if (ev < 0) {
             m->cancelled++;
-        else if (qok == 1)
-            m->ok++, m->per_ok++;
-        else if (qok == 0)
-            m->partial++, m->per_partial++;
-        else
-            m->failed++, m->per_failed++;
+        } else if (qok == 1) {
+            m->ok++;
+            m->per_ok++;
+        } else if (qok == 0) {
+            m->partial++;
+            m->per_partial++;
+        } else {
+            m->failed++;
+            m->per_failed++;
+        }
     }
-    rl_outcome o = {q->id, q->table, k, ls->mirror, ls->attempts,
-                    ls->blackhole ? "blackhole" : ev_name(ev), ok, q->t_sched, q->t_sent, now};
+    rl_outcome o = {.id = q->id, .table = q->table, .line = k, .mirror = ls->mirror,
+                    .attempts = ls->attempts, .status = ls->blackhole ? "blackhole" : ev_name(ev),
+                    .ok = ok, .t_sched_us = q->t_sched, .t_sent_us = q->t_sent, .t_done_us = now};
     if (m->c.done)
         m->c.done(m->c.ctx, &o, last, qok);
 }
@@ -838,9 +843,12 @@ int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_fin
         const hk_tl_series *se = &m->tl.ser[s];
         lat[s] = &m->st[m->li_base[se->table] + se->line][se->mirror].tot;
     }
-    hk_find_in in = {&m->tl, scn, m->var, m->c.strategy >= 0 ? hk_strat_get(m->c.strategy)->name
-                     : NULL, m->end_us - m->t0_us, 1, scn->nfaults ? m->first_after : NULL, NULL,
-                     NULL, lat, lag_p99_us};
+    hk_find_in in = {
+        .tl = &m->tl, .scn = scn, .var = m->var,
+        .strategy = m->c.strategy >= 0 ? hk_strat_get(m->c.strategy)->name : NULL,
+        .duration_us = m->end_us - m->t0_us, .nmasters = 1,
+        .first_after = scn->nfaults ? m->first_after : NULL, .util = NULL, .work_ms = NULL,
+        .lat = lat, .lag_p99_us = lag_p99_us};
     int rc = hk_find_run(&in, out);
     free(lat);
     if (rc < 0)

@@ -70,10 +70,11 @@ int sim_analyse(const sim_world *w, sim_result *r)
     memset(r, 0, sizeof *r);
     if (utilisation(w, r) < 0 || series_lat(w, r) < 0)
         return -1;
-    r->in = (hk_find_in){&w->tl, w->s, w->var,
-                         w->o.strategy >= 0 ? hk_strat_get(w->o.strategy)->name : NULL,
-                         w->end_us - w->t0, w->nm, w->first_after, r->util, r->work_ms,
-                         r->lat, 0};
+    r->in = (hk_find_in){
+        .tl = &w->tl, .scn = w->s, .var = w->var,
+        .strategy = w->o.strategy >= 0 ? hk_strat_get(w->o.strategy)->name : NULL,
+        .duration_us = w->end_us - w->t0, .nmasters = w->nm, .first_after = w->first_after,
+        .util = r->util, .work_ms = r->work_ms, .lat = r->lat, .lag_p99_us = 0};
     r->ans = (hk_ans){&r->fd, &w->tl, w->s, w->nm};
     return hk_find_run(&r->in, &r->fd);
 }
