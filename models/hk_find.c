@@ -151,14 +151,15 @@ static double window_share(const fx *x, int first, int s, int k_end)
     return hk_tl_share(x->tl, first, s, k_end - x->win + 1, k_end + 1);
 }
 
-/* Bin k is quiet for the line starting at series first: past the run's first karma period
- * (the first weights are computed at its end), and no fault of any of its hosts is in force
- * there, nor ended within `settle` bins before it (the strategy re-weighting after it). */
-static int quiet_bin(const fx *x, int first, int k, int settle)
+/* Bin k is quiet for the line starting at series first: no fault of any of its hosts is in
+ * force there, nor ended within `settle` bins before it (the strategy re-weighting after it),
+ * and, when `warm`, past the run's first karma period (the first weights are computed at its
+ * end). */
+static int quiet_bin(const fx *x, int first, int k, int settle, int warm)
 {
     const hk_scn *sc = x->in->scn;
     int64_t w = x->tl->width_us, lo = (int64_t)k * w, hi = lo + w;
-    if ((double)lo < (double)cl(x)->set.karma_s * 1e6)
+    if (warm && (double)lo < (double)cl(x)->set.karma_s * 1e6)
         return 0;
     for (int i = 0; i < sc->nfaults; i++) {
         const hk_fault *f = &sc->faults[i];
@@ -174,20 +175,25 @@ static int quiet_bin(const fx *x, int first, int k, int settle)
 }
 
 /* Series s's share over the quiet bins of the minute before bin k_at (its healthy baseline,
- * never a share taken during another fault or its recovery); NaN with under a window of them. */
+ * never a share taken during another fault or its recovery), warm ones (past the first karma
+ * period) if there are a window of them, else from the run's start; NaN with neither. */
 static double baseline(const fx *x, int first, int s, int k_at)
 {
     int settle = (int)ceil(2.0 * (double)cl(x)->set.karma_s / x->bin_s);
-    uint64_t mine = 0, all = 0;
-    int n = 0;
-    for (int k = k_at - (int)(60.0 / x->bin_s); k < k_at; k++) {
-        if (k < 0 || !quiet_bin(x, first, k, settle))
-            continue;
-        n++;
-        mine += hk_tl_cell_at(x->tl, s, k)->q;
-        all += hk_find_line_q(x, first, k, k + 1);
+    for (int warm = 1; warm >= 0; warm--) {
+        uint64_t mine = 0, all = 0;
+        int n = 0;
+        for (int k = k_at - (int)(60.0 / x->bin_s); k < k_at; k++) {
+            if (k < 0 || !quiet_bin(x, first, k, settle, warm))
+                continue;
+            n++;
+            mine += hk_tl_cell_at(x->tl, s, k)->q;
+            all += hk_find_line_q(x, first, k, k + 1);
+        }
+        if (n >= x->win && all)
+            return (double)mine / (double)all;
     }
-    return n >= x->win && all ? (double)mine / (double)all : NAN;
+    return NAN;
 }
 
 /* The first bin at or after k at which a fault of the line (series first ..) starts. */
