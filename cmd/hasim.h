@@ -27,6 +27,7 @@ typedef struct hasim_args {
     int compare;                 /* more than one strategy or variant: one folder a run */
     int64_t duration_us;
     int queries, plot, quiet, no_exec, check, force;
+    int allow_changed;           /* run although an input init pinned has changed */
     int out_default;             /* --out not given: out/<scenario>, replaced by the next run */
     const char *fail_on;         /* --fail-on's kinds (comma list), or NULL */
     volatile sig_atomic_t *stop; /* the signal that asked the command to stop (0: none) */

@@ -465,6 +465,44 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const in
                 "guess: give --log or --status for the real load\n", cl->tables[0].name);
 }
 
+/* One input section: the file as the scenario names it, its size and digest now (and the
+ * trace's first and last entry); -1 when it cannot be read. */
+static int pin_one(FILE *o, const char *path, const char *name, const logsum *ls)
+{
+    unsigned long long d;
+    long long size;
+    hk_err e;
+    if (hk_file_digest(path, &d, &size, &e) < 0) {
+        hk_print_err(P, &e);
+        return -1;
+    }
+    fprintf(o, "input %s { size = %lld  digest = fnv1a64:%016llx", name, size, d);
+    if (ls) {
+        char a[40], b[40];
+        fprintf(o, "  first = %s  last = %s", hk_iso_format(ls->first_us, a, (int)sizeof a),
+                hk_iso_format(ls->last_us, b, (int)sizeof b));
+    }
+    fprintf(o, " }\n");
+    return 0;
+}
+
+/* The files the scenario reads, as init read them: a run refuses them changed (a rotated log
+ * replays another phase) unless --allow-changed. */
+static int pin_inputs(FILE *o, const init_args *a, const char *cfg, const logsum *ls)
+{
+    fprintf(o, "\n# The inputs as init read them: hasim refuses to run if one has changed since "
+            "(a rotated log,\n# an edited config) unless --allow-changed.\n");
+    if (pin_one(o, a->config, cfg, NULL) < 0)
+        return -1;
+    if (a->log) {
+        char log[PATH_MAX];
+        path_for(a->log, a->out, log, sizeof log);
+        if (pin_one(o, a->log, log, ls) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, const init_in *in)
 {
     const hk_calib_host *c = in->c;
@@ -505,6 +543,8 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
                 "%d host(s) %s\n", missing, c ? "not in the status" : "(no --status given)");
     fprintf(o, "\n");
     workload(o, a, cl, in);
+    if (pin_inputs(o, a, cfg, ls) < 0)
+        return -1;
     if (in->ser) {
         double t0 = a->log ? (double)ls->first_us / 1e6 : floor(in->ser->inc.start_s);
         double run = a->log ? ceil((double)(ls->last_us - ls->first_us) / 1e6) + 1

@@ -117,6 +117,9 @@ static const hk_opt run_opts[] = {
     {"fail-on", "KINDS", HK_OPT_FN, 0, 0, 0, opt_fail_on,
      "exit 4 when a run raises a finding of one of these kinds (a comma\n"
      "list: failing,starved,locked,...; severe = every severe kind)", NULL},
+    {"allow-changed", NULL, HK_OPT_FLAG, A(allow_changed), 0, 0, NULL,
+     "run although a config or trace the scenario pins (input sections,\n"
+     "written by hasim init) has changed since", NULL},
     {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
      "refuse a config that is a '#!' script (default: run it, as Manticore)", NULL},
     {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
@@ -545,6 +548,11 @@ int hasim_run(int argc, char **argv, volatile sig_atomic_t *stop)
     hk_err e;
     if (hk_scn_load(a.scenario, !a.no_exec, &L, &e) < 0) {
         hk_print_err(P, &e);
+        return HK_EXIT_INPUT;
+    }
+    if (!a.allow_changed && hk_loaded_check_inputs(&L, &e) < 0) {
+        hk_print_err(P, &e);
+        hk_loaded_free(&L);
         return HK_EXIT_INPUT;
     }
     for (int i = 0; i < L.nran; i++)

@@ -28,7 +28,7 @@ typedef struct sweep_args {
     const char *scenario, *grid, *out;
     char outbuf[1024];
     long long seed, reps, jobs, shard_k, shard_n;
-    int variant, objective, quiet, no_exec, force, out_default, resume;
+    int variant, objective, quiet, no_exec, force, out_default, resume, allow_changed;
     sweep_engine shard_engine;   /* --shard slurm|k8s: K/N from the engine's environment */
     sweep_engine emit;           /* --emit slurm|k8s: write the submission, run only a pilot */
     long long tasks;             /* --tasks: array tasks / completions of --emit */
@@ -115,6 +115,9 @@ static const hk_opt sweep_opts[] = {
      NULL},
     {"variant", "NAME", HK_OPT_FN, 0, 0, 0, opt_variant, "the implementation (default the "
      "scenario's)", hk_variant_names},
+    {"allow-changed", NULL, HK_OPT_FLAG, A(allow_changed), 0, 0, NULL,
+     "run although a config or trace the scenario pins (input sections,\n"
+     "written by hasim init) has changed since", NULL},
     {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL, "refuse a config that is a '#!' script",
      NULL},
     {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
@@ -424,6 +427,11 @@ int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop)
     hk_err e;
     if (hk_scn_load(a.scenario, !a.no_exec, &L, &e) < 0) {
         hk_print_err(W, &e);
+        return HK_EXIT_INPUT;
+    }
+    if (!a.allow_changed && hk_loaded_check_inputs(&L, &e) < 0) {
+        hk_print_err(W, &e);
+        hk_loaded_free(&L);
         return HK_EXIT_INPUT;
     }
     sweeper w;

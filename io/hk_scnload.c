@@ -2,11 +2,13 @@
 #include "hk_scnload.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hk_csv.h"
 #include "hk_exec.h"
 #include "hk_file.h"
+#include "hk_keys.h"
 
 #define EPOCH_MIN_S 1e9          /* a trace timestamp from here on is a date, not an offset */
 
@@ -362,4 +364,63 @@ void hk_loaded_free(hk_loaded *l)
     hk_conf_free(l->tables);
     free(l->text);
     memset(l, 0, sizeof *l);
+}
+
+/* ---- inputs pinned by `hasim init` ---------------------------------------- */
+
+static const char *const input_keys[] = {"size", "digest", "first", "last", NULL};
+
+/* One `input NAME { size = N  digest = fnv1a64:HEX ... }` section against the file it names. */
+static int input_check(const hk_loaded *l, const hk_section *sec, const hk_named *named, int n,
+                       hk_err *err)
+{
+    const char *file = l->conf->file;
+    for (int i = 0; i < sec->n; i++)
+        if (!hk_word_in(sec->e[i].key, input_keys))
+            return hk_err_set(err, file, sec->e[i].line, sec->e[i].col, "unknown key '%s' in "
+                              "input section: expected size, digest, first or last",
+                              sec->e[i].key);
+    const hk_named *f = NULL;
+    for (int k = 0; k < n && !f; k++)
+        if (sec->name && !strcmp(named[k].name, sec->name))
+            f = &named[k];
+    if (!f)
+        return hk_err_set(err, file, sec->line, sec->col, "input %s: the scenario uses no such "
+                          "file (an input section names the config or trace it reads)",
+                          sec->name ? sec->name : "(no name)");
+    const hk_entry *size = NULL, *dig = NULL;
+    for (int i = 0; i < sec->n; i++) {
+        if (!strcmp(sec->e[i].key, "size"))
+            size = &sec->e[i];
+        else if (!strcmp(sec->e[i].key, "digest"))
+            dig = &sec->e[i];
+    }
+    if (!size || !dig)
+        return hk_err_set(err, file, sec->line, sec->col, "input %s: expected size and digest",
+                          sec->name);
+    unsigned long long d;
+    long long sz;
+    hk_err e2;
+    if (hk_file_digest(f->path, &d, &sz, &e2) < 0)
+        return hk_err_set(err, file, sec->line, sec->col, "input %s: %s", sec->name, e2.msg);
+    char now[64];
+    snprintf(now, sizeof now, "fnv1a64:%016llx", d);
+    if (strtoll(size->value, NULL, 10) != sz || strcmp(dig->value, now))
+        return hk_err_set(err, file, dig->vline, dig->vcol, "the %s %s has changed since the "
+                          "scenario recorded it: %lld bytes, %s (recorded %s bytes, %s) — "
+                          "rotated or rewritten? --allow-changed runs it as it is now",
+                          f->what, f->path, sz, now, size->value, dig->value);
+    return 0;
+}
+
+int hk_loaded_check_inputs(const hk_loaded *l, hk_err *err)
+{
+    if (!l->conf)
+        return 0;
+    hk_named named[HK_NAMED_MAX];
+    int n = hk_loaded_files(l, named, HK_NAMED_MAX);
+    for (int i = 0; i < l->conf->n; i++)
+        if (!strcmp(l->conf->s[i].type, "input") && input_check(l, &l->conf->s[i], named, n, err) < 0)
+            return -1;
+    return 0;
 }

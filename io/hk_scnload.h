@@ -60,6 +60,10 @@ typedef struct hk_named {
 /* The files l's scenario names, each once, in a fixed order (config, then the mirrors'
  * empirical files, the think time's, the trace): their count (at most max). */
 int hk_loaded_files(const hk_loaded *l, hk_named *out, int max);
+/* Each `input NAME { size = N  digest = fnv1a64:HEX  first = T  last = T }` section (written by
+ * hasim init) against the file NAME the scenario reads: 0, or -1 with err at the section naming
+ * the file and what changed (a rotated log, a rewritten config). */
+int hk_loaded_check_inputs(const hk_loaded *l, hk_err *err);
 /* The scenario as the variant's searchd reads it (built once per dialect); NULL with err set.
  * *warns (when not NULL) gets the warnings of a dialect built now. */
 hk_scn *hk_loaded_scn(hk_loaded *l, int variant, hk_warns *warns, hk_err *err);

@@ -18,7 +18,7 @@ typedef struct ctx {
 
 static const char *const scn_sections[] = {"source", "index", "table", "indexer", "searchd",
                                            "common", "mirror", "fault", "workload", "sim",
-                                           "expect", NULL};
+                                           "expect", "input", NULL};
 
 /* Every key of sec is one of keys; else an error naming the nearest. */
 static int keys_known(ctx *x, const hk_section *sec, const char *const *keys, const char *list)

@@ -178,5 +178,24 @@ check "agent rows swapped between snapshots: warned, both files named" 'grep -q 
 rm -rf "$T/close"; cp -r "$CS" "$T/close"; sed "s/^\(ag_0_1periods_succeeded_queries\t\)/\19/" "$T/close/$five" > "$T/close/$later"
 "$H" init --config "$S/scenarios/capture/sphinx.conf" --status "$T/close" --out "$T/close.scn" > /dev/null 2> "$T/close.err"; rc=$?
 check "snapshots closer than a karma period: warned, both named" '[ $rc -eq 0 ] && grep -q "warning: .*$five and .*$later are 1.0 s apart, less than a 2 s karma period" "$T/close.err"'
+# A rotated log changes the scenario: init pins each input's size and digest; a run refuses the
+# changed file (naming it, exit 3, no folder) unless --allow-changed
+mkdir -p "$T/pin"; cp "$S/scenarios/capture/sphinx.conf" "$S/scenarios/capture/query.log" "$T/pin/"
+(cd "$T/pin" && "$H" init --config sphinx.conf --status "$S/scenarios/capture/status.tsv" --log query.log --out m.scn > /dev/null 2>&1)
+check "init pins the config and the log (size, digest, first and last entry)" '[ $(grep -c "^input .* digest = fnv1a64:[0-9a-f]\{16\}" "$T/pin/m.scn") -eq 2 ] && grep -q "^input query.log {.* first = 20[0-9-]*T.* last = " "$T/pin/m.scn"'
+"$H" "$T/pin/m.scn" --out "$T/pin/o1" --quiet; rc=$?
+check "the unchanged inputs run" '[ $rc -eq 0 ] && [ -s "$T/pin/o1/summary.csv" ]'
+tail -n 40 "$T/pin/query.log" >> "$T/pin/query.log"
+"$H" "$T/pin/m.scn" --out "$T/pin/o2" --quiet 2> "$T/pin/o2.err"; rc=$?
+check "a changed log is refused, named, exit 3, no folder" '[ $rc -eq 3 ] && grep -q "m.scn:[0-9]*:[0-9]*: the trace .*query.log has changed since the scenario recorded it" "$T/pin/o2.err" && [ ! -e "$T/pin/o2" ]'
+"$H" sweep "$T/pin/m.scn" --grid "ha_period_karma=1,2" --replications 1 --out "$T/pin/sw" --quiet 2> "$T/pin/sw.err"; rc=$?
+check "a sweep refuses it too" '[ $rc -eq 3 ] && grep -q "has changed since" "$T/pin/sw.err"'
+"$H" "$T/pin/m.scn" --allow-changed --out "$T/pin/o3" --quiet; rc=$?
+check "--allow-changed runs it as it is now" '[ $rc -eq 0 ] && [ -s "$T/pin/o3/summary.csv" ]'
+echo "# edited" >> "$T/pin/sphinx.conf"
+"$H" "$T/pin/m.scn" --allow-changed --out "$T/pin/o4" --quiet; rc1=$?
+sed -i 's/\(^input query.log {.*digest = fnv1a64:\)[0-9a-f]*/\10000000000000000/' "$T/pin/m.scn"
+"$H" "$T/pin/m.scn" --out "$T/pin/o5" --quiet 2> "$T/pin/o5.err"; rc=$?
+check "an edited config is refused first, named" '[ $rc1 -eq 0 ] && [ $rc -eq 3 ] && grep -q "the config .*sphinx.conf has changed" "$T/pin/o5.err"'
 echo "cli_init: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
