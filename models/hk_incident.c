@@ -90,6 +90,50 @@ static void mark_slow(hk_incident *inc, int h, double *v)
     }
 }
 
+/* Window i's attempts per second of host h over its median rate (rate: its median over healthy
+ * windows); -1 when it has none to tell. */
+static double rate_ratio(const hk_incident *inc, int i, int h, const double *rate)
+{
+    const hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
+    return rate[h] > 0 && x->span_s > 0 && x->state != HK_INC_ABSENT
+               ? (x->ok + x->failed) / x->span_s / rate[h] : -1;
+}
+
+/* Stuck windows: query timeouts while the host's attempts collapsed against its own median rate
+ * and the other hosts (the median of their ratios) did not: the strategy steered away from a
+ * mirror that hangs searches, its pings still answering. */
+static void mark_stuck(hk_incident *inc, const double *rate, double *v)
+{
+    for (int h = 0; h < inc->nhosts; h++)
+        for (int i = 0; i < inc->nsnap; i++) {
+            hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
+            double mine = rate_ratio(inc, i, h, rate);
+            if (x->state == HK_INC_DEAD || x->qtimeout < 1 || mine < 0 ||
+                mine >= HK_INCIDENT_COLLAPSE)
+                continue;
+            int n = 0;
+            for (int k = 0; k < inc->nhosts; k++)
+                if (k != h && rate_ratio(inc, i, k, rate) >= 0)
+                    v[n++] = rate_ratio(inc, i, k, rate);
+            if (n && median_of(v, n) >= 3 * mine)
+                x->state = HK_INC_DEAD;
+        }
+}
+
+/* Each host's median rate of attempts over its windows without query timeouts (0: none). */
+static void median_rates(const hk_incident *inc, double *rate, double *v)
+{
+    for (int h = 0; h < inc->nhosts; h++) {
+        int n = 0;
+        for (int i = 0; i < inc->nsnap; i++) {
+            const hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
+            if (x->state == HK_INC_OK && x->qtimeout < 1 && x->span_s > 0)
+                v[n++] = (x->ok + x->failed) / x->span_s;
+        }
+        rate[h] = n >= 3 ? median_of(v, n) : 0;
+    }
+}
+
 /* Each host's median mean over its answering windows, then which windows are slow. */
 static int medians(hk_incident *inc)
 {
@@ -114,9 +158,15 @@ static int medians(hk_incident *inc)
     for (int h = 0; h < inc->nhosts; h++)
         if (enough[h])
             mark_slow(inc, h, v);
+    double *rate = calloc((size_t)inc->nhosts + 1, sizeof *rate);
+    if (rate) {
+        median_rates(inc, rate, v);
+        mark_stuck(inc, rate, v);
+    }
+    free(rate);
     free(v);
     free(enough);
-    return 0;
+    return rate ? 0 : -1;
 }
 
 static const hk_inc_cell *at(const hk_incident *inc, int i, int h)

@@ -3,7 +3,9 @@
  * before it: per host its answers, its failures by kind, its mean query time and its errors in
  * a row. A host is dead in a window when it failed there and either answered nothing or had 3
  * or more errors in a row (nodeads's threshold); slow when its mean is 1.5 times or more its
- * median over the windows. Consecutive dead windows become one fault — `down` for refused
+ * median over the windows; stuck (dead too) when it timed out queries in a window whose
+ * attempts collapsed to under a third of its own median rate while the other hosts kept theirs
+ * (a mirror that hangs searches but answers pings keeps errors in a row at 0 or 1). Consecutive dead windows become one fault — `down` for refused
  * connects, `stall` for connect timeouts, `stuck` for query timeouts — and slow ones a
  * `slow(F)`; a fault's start and end are placed inside the window that shows the change, from
  * the answers it still (or already) holds at the host's rate next to it. The healthy windows,
@@ -19,6 +21,9 @@
 #define HK_INCIDENT_SNAPS_MAX 100000
 #define HK_INCIDENT_DEAD_ROW 3       /* errors in a row that make a failing host dead */
 #define HK_INCIDENT_SLOW 1.5         /* a window's mean over the host's median: slow */
+#define HK_INCIDENT_COLLAPSE 0.34    /* stuck: query timeouts in a window whose attempts fell
+                                        under a third of the host's median rate (its pings
+                                        still answer), while its line's others kept theirs */
 #define HK_INCIDENT_SKEW 0.25        /* seconds a snapshot's name may be off searchd's clock at
                                         its answer (a scrape stamps the time, then connects):
                                         a window this near its block's half point may have

@@ -229,6 +229,70 @@ static void refused_series(void **state)
     free(m);
 }
 
+/* A mirror that hangs its searches but answers its pings (the proxy's `stuck`): in windows 3
+ * and 4 b gets a ping a second (answered) and a search every 3 s that times out, against 7
+ * searches a second before: errors in a row stay at 0 or 1, yet its attempts collapsed while
+ * a kept its own. Read as dead, one `stuck` fault over those windows; with its attempts at
+ * half their rate (above a third) it is no fault. */
+static void stuck_from_the_status(void **state)
+{
+    (void)state;
+    hk_cluster *cl = cluster();
+    int b = hk_cluster_find_host(cl, "b:9312");
+    for (int half = 0; half <= 1; half++) {
+        enum { N = 7 };
+        hk_status_file st[N];
+        hk_snap sn[N];
+        char name[N][32];
+        hk_dash *d = hk_dash_array_new(2, K);
+        assert_non_null(d);
+        hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
+        int64_t t = S(1000);
+        for (int i = 0; i < N; i++) {
+            int64_t at = S(1007 + K * i);
+            for (; t < at; t += S(1)) {
+                int hung = t >= S(1027) && t < S(1047);
+                for (int q = 0; q < N; q++)
+                    hk_dash_record(&d[0], t + q * 100000 + 5000, HK_EV_SUCCESS,
+                                   t + q * 100000, 0, 100);
+                if (hung && !half) {
+                    hk_dash_record(&d[1], t + 2000, HK_EV_SUCCESS, t, 1, -1); /* a ping */
+                    if ((t / S(1)) % 3 == 0)
+                        hk_dash_record(&d[1], t + S(1) - 1, HK_EV_QUERY_TIMEOUT, t, 0, 100);
+                    continue;
+                }
+                int nq = hung ? 3 : N;
+                for (int q = 0; q < nq; q++)
+                    hk_dash_record(&d[1], t + q * 100000 + 5000, HK_EV_SUCCESS,
+                                   t + q * 100000, 0, 100);
+                if (hung && (t / S(1)) % 3 == 0)
+                    hk_dash_record(&d[1], t + S(1) - 1, HK_EV_QUERY_TIMEOUT, t, 0, 100);
+            }
+            hk_buf buf;
+            hk_buf_init(&buf);
+            hk_status_global(&buf, hk_variant_get(HK_VAR_SPHINX2), K, h, 2, at);
+            snprintf(name[i], sizeof name[i], "status.%d.tsv", 1007 + K * i);
+            hk_err e;
+            assert_int_equal(hk_statread(buf.s, buf.len, name[i], &st[i], &e), 0);
+            hk_buf_free(&buf);
+            sn[i] = (hk_snap){(double)at / 1e6, name[i], &st[i]};
+        }
+        hk_incident inc;
+        hk_err e;
+        assert_int_equal(hk_incident_build(sn, N, cl, &inc, &e), 0);
+        int stuck = 0;
+        for (int i = 0; i < inc.nfaults; i++)
+            stuck += inc.faults[i].host == b && inc.faults[i].kind == HK_FAULT_STUCK;
+        assert_int_equal(stuck, half ? 0 : 1);
+        assert_true(inc.cell[3 * inc.nhosts + b].errorsarow <= 1.0);
+        hk_incident_free(&inc);
+        for (int i = 0; i < N; i++)
+            hk_status_file_free(&st[i]);
+        hk_dash_array_free(d);
+    }
+    hk_cluster_free(cl);
+}
+
 /* A host that answers, then fails HK_INCIDENT_DEAD_ROW times in a row right before a snapshot,
  * is dead in that window (searchd's nodeads counts it dead from the third error in a row); one
  * error fewer is not. */
@@ -280,7 +344,7 @@ static void dead_at_three_in_a_row(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(dead_at_three_in_a_row),
+        cmocka_unit_test(dead_at_three_in_a_row), cmocka_unit_test(stuck_from_the_status),
         cmocka_unit_test(story),
         cmocka_unit_test(late_snapshot),
         cmocka_unit_test(refused_series),
