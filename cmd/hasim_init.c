@@ -28,6 +28,8 @@ typedef struct init_args {
     const char **snaps;          /* --status and the operands after it: a series when a folder
                                     or more than one file */
     int nsnaps, series;
+    int ntmap;                   /* --table-map LOG=CONFIG: the log's name for a config table */
+    const char *tmap[HK_TMAP_MAX];
 } init_args;
 
 /* What init read, for the scenario it writes. */
@@ -43,6 +45,19 @@ typedef struct init_in {
 static int opt_variant(void *set, const char *prog, const char *opt, const char *v)
 {
     return hk_cmd_variant(prog, opt, v, &((init_args *)set)->var);
+}
+
+static int opt_table_map(void *set, const char *prog, const char *opt, const char *v)
+{
+    init_args *a = set;
+    const char *eq = strchr(v, '=');
+    if (a->ntmap < HK_TMAP_MAX && eq && eq != v && eq[1] && strlen(v) < 250) {
+        a->tmap[a->ntmap++] = v;
+        return 0;
+    }
+    fprintf(stderr, "%s: %s: expected LOG=CONFIG (at most %d), got '%s'\n", prog, opt,
+            HK_TMAP_MAX, v);
+    return -1;
 }
 
 #define A(f) offsetof(init_args, f)
@@ -64,6 +79,9 @@ static const hk_opt init_opts[] = {
     {"variant", "NAME", HK_OPT_FN, 0, 0, 0, opt_variant,
      "read the config as this variant's searchd does (default: the status\n"
      "layout's: sphinx2 for 2.2.11, else manticore)", hk_variant_names},
+    {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
+     "the log's table LOG is the config's CONF (repeatable); a log whose tables\n"
+     "the config does not serve is refused without it, as hareal replay does", NULL},
     {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
      "refuse a config that starts with #! instead of running it", NULL},
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
@@ -439,13 +457,16 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const in
         path_for(a->log, a->out, log, sizeof log);
         fprintf(o, "workload {\n    arrivals = trace(%s)\n    duration = %llds\n", log,
                 (long long)ceil(span) + 1);
-        for (int k = 0; k < ls->ntables; k++)
-            if (!hk_cluster_find_table(cl, ls->tables[k]) && cl->ntables == 1)
-                fprintf(o, "    table_map = %s=%s   # the log's name for the config's table\n",
-                        ls->tables[k], cl->tables[0].name);
+        for (int k = 0; k < ls->ntables; k++) {
+            const char *to = hk_cluster_find_table(cl, ls->tables[k]) ? NULL
+                             : initlog_mapped(ls, ls->tables[k]);
+            if (to)
+                fprintf(o, "    table_map = %s=%s   # --table-map: the log's name for the "
+                        "config's table\n", ls->tables[k], to);
             else if (!hk_cluster_find_table(cl, ls->tables[k]))
-                fprintf(o, "    # the log's table '%s' is not in the config: add a table_map "
-                        "entry (LOG=CONFIG) or its queries count as unknown\n", ls->tables[k]);
+                fprintf(o, "    # the log's table '%s' is not in the config: its queries count "
+                        "as unknown (--table-map LOG=CONFIG maps it)\n", ls->tables[k]);
+        }
         fprintf(o, "}\n");
         return;
     }
@@ -463,6 +484,39 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const in
     else
         fprintf(o, "workload { arrivals = poisson(100/s)  duration = 10m  table = %s }   # a "
                 "guess: give --log or --status for the real load\n", cl->tables[0].name);
+}
+
+/* The log's tables against the config, as hareal replay judges them: none served is refused
+ * (expected --table-map), some not served are named; a --table-map to no table is refused. */
+static int log_tables(const init_args *a, logsum *ls, const hk_cluster *cl)
+{
+    ls->tmap = a->tmap;
+    ls->ntmap = a->ntmap;
+    char names[512] = "", unserved[512];
+    for (int t = 0; t < cl->ntables && strlen(names) + strlen(cl->tables[t].name) + 3 < sizeof names;
+         t++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", t ? ", " : "",
+                 cl->tables[t].name);
+    for (int i = 0; i < a->ntmap; i++) {
+        const char *to = strchr(a->tmap[i], '=') + 1;
+        if (!hk_cluster_find_table(cl, to)) {
+            fprintf(stderr, P ": --table-map %s: %s serves no distributed table '%s' (it has: "
+                    "%s)\n", a->tmap[i], a->config, to, names);
+            return HK_EXIT_INPUT;
+        }
+    }
+    int served = initlog_tables_served(ls, cl, unserved, sizeof unserved);
+    if (!served && ls->ntables) {
+        fprintf(stderr, P ": %s: none of the log's tables (%s) is one %s serves (%s): expected "
+                "--table-map LOG=CONFIG, or the log of this cluster\n", a->log, unserved,
+                a->config, names);
+        return HK_EXIT_INPUT;
+    }
+    if (unserved[0])
+        fprintf(stderr, P ": warning: %s: the log's table(s) %s are not in %s: their queries "
+                "count as unknown (--table-map LOG=CONFIG maps one)\n", a->log, unserved,
+                a->config);
+    return 0;
 }
 
 /* One input section: the file as the scenario names it, its size and digest now (and the
@@ -663,6 +717,8 @@ int hasim_init(int argc, char **argv)
         (a.searchd_log && initstart_read(a.searchd_log, a.log ? (double)ls.first_us / 1e6
                                          : ser.inc.start_s, &started, &e) < 0)) {
         hk_print_err(P, &e);
+    } else if (a.log && (rc = log_tables(&a, &ls, L.cl))) {
+        /* said */
     } else if (base && hk_calib(base, L.cl, &c) < 0) {
         rc = HK_EXIT_RUN;
     } else if (base && (rc = hosts_in_common(a.status, a.series ? ser.snap[0].st : &st, L.cl,

@@ -37,6 +37,8 @@ typedef struct logsum {
                                     as its error rate: the fault reproduces them) */
     const hk_incident *inc;      /* the series' incident, or NULL */
     const hk_cluster *cl;        /* its hosts */
+    int ntmap;                   /* --table-map LOG=CONFIG entries (borrowed) */
+    const char *const *tmap;
     int nhosts;
     loghost hosts[LOG_HOSTS];
     uint64_t rs;                 /* the sample's generator */
@@ -47,9 +49,14 @@ typedef struct logsum {
 int initlog_read(const char *path, const hk_incident *inc, const hk_cluster *cl, logsum *ls,
                  hk_err *e);
 void initlog_free(logsum *ls);
-/* The log's table for the config's table t: its own name, or the one name of a one-table log
- * beside a one-table config; -1 none. */
+/* The log's table for the config's table t: its own name, or a name --table-map maps to it;
+ * -1 none. */
 int initlog_table(const logsum *ls, const hk_cluster *cl, int t);
+/* The config table --table-map names for the log's table (NULL: none). */
+const char *initlog_mapped(const logsum *ls, const char *log_table);
+/* How many of the log's table names the config serves (by name or --table-map); the others,
+ * comma-separated, in unserved. */
+int initlog_tables_served(const logsum *ls, const hk_cluster *cl, char *unserved, size_t n);
 /* ERROR evidence naming host: failed + warned queries. */
 long initlog_named(const logsum *ls, const char *host);
 /* The fitted shape of table t's agent line j: 0, or -1 (no times: a guess stays). */

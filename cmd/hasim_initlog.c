@@ -125,12 +125,39 @@ void initlog_free(logsum *ls)
             free(ls->line[k][j].ms);
 }
 
+const char *initlog_mapped(const logsum *ls, const char *log_table)
+{
+    size_t n = strlen(log_table);
+    for (int i = 0; i < ls->ntmap; i++)
+        if (!strncmp(ls->tmap[i], log_table, n) && ls->tmap[i][n] == '=')
+            return ls->tmap[i] + n + 1;
+    return NULL;
+}
+
 int initlog_table(const logsum *ls, const hk_cluster *cl, int t)
 {
-    for (int k = 0; k < ls->ntables; k++)
-        if (!strcmp(ls->tables[k], cl->tables[t].name))
+    for (int k = 0; k < ls->ntables; k++) {
+        const char *to = initlog_mapped(ls, ls->tables[k]);
+        if (!strcmp(ls->tables[k], cl->tables[t].name) || (to && !strcmp(to, cl->tables[t].name)))
             return k;
-    return ls->ntables == 1 && cl->ntables == 1 ? 0 : -1;
+    }
+    return -1;
+}
+
+int initlog_tables_served(const logsum *ls, const hk_cluster *cl, char *unserved, size_t n)
+{
+    int served = 0;
+    unserved[0] = '\0';
+    for (int k = 0; k < ls->ntables; k++) {
+        const char *to = initlog_mapped(ls, ls->tables[k]);
+        if (hk_cluster_find_table(cl, ls->tables[k]) || (to && hk_cluster_find_table(cl, to))) {
+            served++;
+        } else if (strlen(unserved) + strlen(ls->tables[k]) + 3 < n) {
+            snprintf(unserved + strlen(unserved), n - strlen(unserved), "%s%s",
+                     unserved[0] ? ", " : "", ls->tables[k]);
+        }
+    }
+    return served;
 }
 
 long initlog_named(const logsum *ls, const char *host)

@@ -55,7 +55,11 @@ check "boxed output: the same scenario" '[ $brc -eq 0 ] && grep -q "^mirror box3
 
 # a sphinxql query log as the workload, under another table name
 for i in $(seq 0 99); do printf '/* Sun Apr 28 12:38:%02d.%03d 2024 conn 2 real 0.010 wall 0.010 found 0 */ SELECT * FROM products WHERE MATCH('"'"'q%d'"'"');\n' $((i / 10)) $(( (i % 10) * 100 )) $i; done > "$T/query.log"
-$H init --config "$T/prod.conf" --status "$T/status.tsv" --log "$T/query.log" --out "$T/logged.scn" > /dev/null 2>&1
+$H init --config "$T/prod.conf" --status "$T/status.tsv" --log "$T/query.log" --out "$T/unmapped.scn" > /dev/null 2> "$T/unmapped.err"; rc=$?
+check "a log of another table is refused as replay refuses it, both named" '[ $rc -eq 3 ] && [ ! -e "$T/unmapped.scn" ] && grep -q "query.log: none of the log.s tables (products) is one .*prod.conf serves (mydist): expected --table-map" "$T/unmapped.err"'
+$H init --config "$T/prod.conf" --status "$T/status.tsv" --log "$T/query.log" --table-map products=nosuch --out "$T/unmapped.scn" > /dev/null 2> "$T/unmapped.err"; rc=$?
+check "init --table-map to no table of the config: refused, named" '[ $rc -eq 3 ] && grep -q "table-map products=nosuch: .* serves no distributed table .nosuch." "$T/unmapped.err"'
+$H init --config "$T/prod.conf" --status "$T/status.tsv" --log "$T/query.log" --table-map products=mydist --out "$T/logged.scn" > /dev/null 2>&1
 check "log: the trace and the table map" 'grep -q "arrivals = trace($T/query.log)" "$T/logged.scn" && grep -q "table_map = products=mydist" "$T/logged.scn"'
 $H "$T/logged.scn" --out "$T/logged" --quiet 2> /dev/null
 check "log: the 100 searches replayed in simulation" 'grep -q "^queries: 100: answered 100" "$T/logged/report.txt"'
@@ -66,7 +70,7 @@ for i in $(seq 0 29); do ts=$(printf '12:38:%02d.%03d' $((i / 10)) $(( (i % 10) 
   if [ $i -lt 20 ]; then for k in 1 2 3; do printf '/* Sun Apr 28 %s 2024 conn %d real 0.010 wall 0.010 found 0 */ SELECT * FROM products WHERE MATCH('"'"'q%d'"'"'); /* agents=(0.009) */\n' $ts $i $k; done
   else for k in 1 2; do printf '/* Sun Apr 28 %s 2024 conn %d real 0.010 wall 0.010 x2 found 0 */ SELECT * FROM products WHERE MATCH('"'"'q%d'"'"');\n' $ts $i $k; done; fi
 done > "$T/batch.log"
-$H init --config "$T/prod.conf" --status "$T/status.tsv" --log "$T/batch.log" --out "$T/batch.scn" > /dev/null 2> "$T/batch.err"
+$H init --config "$T/prod.conf" --status "$T/status.tsv" --log "$T/batch.log" --table-map products=mydist --out "$T/batch.scn" > /dev/null 2> "$T/batch.err"
 $H "$T/batch.scn" --out "$T/batch" --quiet 2> /dev/null
 check "log: 80 lines of 30 multi-query batches are 30 arrivals, the 50 others said" 'grep -q "^# the query log, replayed: 30 searches" "$T/batch.scn" && grep -q "^# 50 more searches came in multi-query batches" "$T/batch.scn" && grep -q "50 searches came in multi-query batches" "$T/batch.err" && grep -q "^queries: 30: answered 30" "$T/batch/report.txt"'
 
