@@ -169,7 +169,9 @@ tot=$((n[0] + n[1] + n[2] + n[3]))
 check "searchd served the load ($tot queries over the 4 mirrors)" '[ $tot -gt 500 ]'
 "$B/hasim" init --config "$T/prod.conf" --status "$T/prod_status.tsv" --log "$T/prod/query.log" --out "$T/model.scn" > /dev/null 2> "$T/init.err"
 check "init reads searchd's config, status and log" '[ $? -eq 0 ] && grep -q "variant = sphinx2" "$T/model.scn" && grep -q "arrivals = trace($T/prod/query.log)" "$T/model.scn"'
-check "init: box means measured (10 ms mirror)" 'grep -A3 "^mirror 127.0.0.1:$M3 " "$T/model.scn" | grep -Eq "mean (9|10|11)\.[0-9]+ ms measured"'
+# searchd times a query from its own side: on this 2-core VM under load its 10 ms mirror has
+# read 12.1-12.9 ms here today (on the commit that passed CI before too), so 9-13.9 ms
+check "init: box means measured (10 ms mirror)" 'grep -A3 "^mirror 127.0.0.1:$M3 " "$T/model.scn" | grep -Eq "mean (9|1[0-3])\.[0-9]+ ms measured"'
 for form in box vert; do
   "$B/hasim" init --config "$T/prod.conf" --status "$T/prod_status.$form" --log "$T/prod/query.log" --out "$T/model-$form.scn" > /dev/null 2>&1; rc=$?
   # the status moved on between the captures (pings, a few queries): the hosts and the
@@ -198,7 +200,7 @@ check "searchd logged M7's ERROR replies as partial results ($logw of $logq e2 q
 "$B/hasim" init --config "$T/prod.conf" --log "$T/prod/query.log" --variant sphinx2 --out "$T/ev.scn" > /dev/null 2> "$T/ev.err"
 check "init: M7's error rate from the log" '[ $? -eq 0 ] && grep -A3 "^mirror 127.0.0.1:$M7 " "$T/ev.scn" | grep -Eq "^    errors = 0\.0[3-7][0-9]* +# the query log: $logw of the"'
 check "init: the e2 lines' shape fitted from agents=() (KS distance under 0.05)" 'grep -A2 "^mirror 127.0.0.1:$M8 " "$T/ev.scn" | grep -Eq "service = (lognormal|gamma)\(.*fitted to [0-9]+ agents=\(\) times of table e2, agent line 1 \((lognormal|gamma); KS distance 0\.0[0-4]"'
-check "init: d2's mirrors keep their measured means and get their own spread, not the line's" 'grep -A3 "^mirror 127.0.0.1:$M3 " "$T/model.scn" | grep -Eq "service = lognormal\(median=[0-9.]+ms, sigma=0\.[0-9]+\) +# mean (9|10|11)\.[0-9]+ ms measured; sigma: the lognormal fitted to"'
+check "init: d2's mirrors keep their measured means and get their own spread, not the line's" 'grep -A3 "^mirror 127.0.0.1:$M3 " "$T/model.scn" | grep -Eq "service = lognormal\(median=[0-9.]+ms, sigma=0\.[0-9]+\) +# mean (9|1[0-3])\.[0-9]+ ms measured; sigma: the lognormal fitted to"'
 "$B/hasim" "$T/ev.scn" --out "$T/ev" --quiet 2> /dev/null
 sim_part=$(sed -n 's/^queries: \([0-9]*\): answered [0-9]* (ok [0-9]*, partial \([0-9]*\)).*/\2 \1/p' "$T/ev/report.txt")
 check "the model's partial results at the log's rate within a point (log $logw/$all, model ${sim_part:-none})" '[ -n "$sim_part" ] && awk -v s="$sim_part" -v w=$logw -v a=$all "BEGIN {split(s, x, \" \"); d = x[1] / x[2] - w / a; exit !(x[2] > 0 && d < 0.01 && d > -0.01)}"'
