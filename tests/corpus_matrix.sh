@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The findings corpus's matrix: writes into DIR one scenario per cell of
 #   strategy family (searchd's four, the four extensions) x open and closed loop x one and three
-#   masters x 3, 12 and 120 mirrors, healthy (truth none, every kind scored, 20 seeds), and
+#   masters x 3, 12 and 120 mirrors (and 1,000 with one master, open loop), healthy (truth none, every
+#   kind scored, 20 seeds), and
 #   per family and loop a failing mirror (30% ERROR replies), a slow one (service 6x its
 #   peers'), and mirrors at utilisation 1.05 (overload in an open loop, saturated in a closed
 #   one) at 4 seeds each.
@@ -20,16 +21,17 @@ agents() { local n=$1 i a=""; for ((i = 1; i <= n; i++)); do a="$a|w$i:9312"; do
 # case NAME SEEDS STRATEGY LOOP MASTERS MIRRORS "TRUTH..." "EXTRA MIRROR LINES" [SERVICE THREADS]
 case_file() {
   local name=$1 seeds=$2 st=$3 loop=$4 nm=$5 n=$6 truth=$7 extra=$8
-  local svc=${9:-"lognormal(median=5ms, sigma=0.3)"} thr=${10:-8} wl rate clients
+  local svc=${9:-"lognormal(median=5ms, sigma=0.3)"} thr=${10:-8} wl rate clients dur=1m
+  [ "$n" -ge 1000 ] && dur=20s  # 1,000 mirrors: 20 s keeps 20 seeds of 8 families near 40 s
   if [ "$loop" = open ]; then
     rate=$(( n == 3 ? 150 : n == 12 ? 400 : 1000 ))
     [ "${11:-}" ] && rate=${11}
-    wl="arrivals = poisson(${rate}/s)  duration = 1m  masters = $nm"
+    wl="arrivals = poisson(${rate}/s)  duration = $dur  masters = $nm"
   else
-    clients=$(( n == 3 ? 8 : n == 12 ? 24 : 60 ))
+    clients=$(( n == 3 ? 8 : n == 12 ? 24 : n == 120 ? 60 : 200 ))
     [ "${12:-}" ] && clients=${12}
-    wl="clients = $clients  think = exponential(mean=20ms)  duration = 1m  masters = $nm"
-    [ "${13:-}" ] && wl="clients = $clients  think = constant(0ms)  duration = 1m  masters = $nm"
+    wl="clients = $clients  think = exponential(mean=20ms)  duration = $dur  masters = $nm"
+    [ "${13:-}" ] && wl="clients = $clients  think = constant(0ms)  duration = $dur  masters = $nm"
   fi
   local base=nodeads args=""
   case $st in random|nodeads|noerrors|roundrobin) base=$st ;; *) args="--strategy $st" ;; esac
@@ -55,6 +57,8 @@ for st in $STRATS; do
         case_file "m-healthy-$st-$loop-${nm}m-$n" 20 "$st" "$loop" "$nm" "$n" none ""
       done
     done
+    # the largest: 1,000 mirrors, one master, open loop (a closed loop's cost is its clients')
+    [ "$loop" = open ] && case_file "m-healthy-$st-$loop-1m-1000" 20 "$st" "$loop" 1 1000 none ""
     # a failing mirror: 30% ERROR replies, whatever the strategy does about it
     nm=$([ "$loop" = open ] && echo 1 || echo 3)
     case_file "m-failing-$st-$loop" 4 "$st" "$loop" "$nm" 12 "failing w2:9312" \
