@@ -728,7 +728,8 @@ static const struct kind_def {
     {.name = "failing", .severe = 1,
      .help = "a mirror fails (or warns on) 5% or more of its attempts outside its outages",
      .rule = ">= 5% of >= 20 ended attempts fail or warn outside declared outages, beyond a 1% "
-             "noise rate at P < 1e-6 (binomial)"},
+             "noise rate at P < 1e-6 (binomial); or so in a stretch of 10 s windows, at P < 1e-6 "
+             "over every window judged"},
     {.name = "slow", .severe = 0,
      .help = "a mirror answers in 2x its line's others while carrying traffic",
      .rule = "mean >= 2x and 1 ms above the median of the line's others over >= 50 answers, "

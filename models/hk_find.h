@@ -44,6 +44,8 @@
 #define HK_FAILING_NOISE 0.01    /* ... and beyond a healthy mirror's 1% noise rate: so many bad
                                     of so many has P < HK_FAILING_ALPHA there (binomial) */
 #define HK_FAILING_ALPHA 1e-6
+#define HK_FAILING_WIN_S 10.0    /* ... or, where the run is not, in 10 s windows: the same rate
+                                    beyond the noise at HK_FAILING_ALPHA over every window */
 #define HK_SLOW_FACTOR 2.0       /* slow: mean latency >= 2 x the median of the line's others */
 #define HK_SLOW_MIN_MS 1.0       /* ... and >= 1 ms more (microsecond noise is no finding) */
 #define HK_SLOW_SHARE 0.05       /* ... while it gets >= 5% of the line's attempts */

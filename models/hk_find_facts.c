@@ -82,6 +82,65 @@ static int rate_bad(const badness *b)
     return b->bad && (double)b->bad >= HK_FAILING_RATE * (double)b->ended;
 }
 
+/* Bin k of host lies in a declared outage of it or within its attempts' longest life after
+ * one (connect and query timeout: an attempt sent into a stall ends, timed out, after it). */
+static int outage_near(const fx *x, int host, int k)
+{
+    const hk_scn *sc = x->in->scn;
+    const hk_settings *set = &hk_find_cl(x)->set;
+    int64_t w = x->tl->width_us, lo = (int64_t)k * w, hi = lo + w;
+    int64_t tail = set->connect_timeout_us + set->query_timeout_us;
+    for (int i = 0; i < sc->nfaults; i++) {
+        const hk_fault *f = &sc->faults[i];
+        int64_t end = f->for_us < 0 ? INT64_MAX / 2 : f->at_us + f->for_us;
+        if (f->host == host && hk_find_is_outage(f->kind) && f->at_us < hi && end + tail > lo)
+            return 1;
+    }
+    return 0;
+}
+
+/* Series s's ended and bad attempts over bins [k0, k1), its host's declared outages (and the
+ * timeouts they leave just after) left out. */
+static void counts_in(const fx *x, int s, int k0, int k1, uint64_t *ended, uint64_t *bad)
+{
+    *ended = *bad = 0;
+    for (int k = k0; k < k1 && k < x->end_bin; k++)
+        if (!outage_near(x, x->tl->ser[s].host, k)) {
+            const hk_tl_cell *c = hk_tl_cell_at(x->tl, s, k);
+            *ended += (uint64_t)c->ok + c->err;
+            *bad += (uint64_t)c->err + c->warn;
+        }
+}
+
+/* A stretch in which series s failed though the run as a whole did not: the union of the
+ * HK_FAILING_WIN_S windows whose bad attempts are HK_FAILING_RATE of their ended ones and
+ * beyond the 1% noise rate at HK_FAILING_ALPHA over every window judged (binomial,
+ * Bonferroni); 1 with b's window and counts set to it, 0 none. */
+static int failing_stretch(const fx *x, int s, badness *b)
+{
+    int wb = (int)ceil(HK_FAILING_WIN_S / x->bin_s), n = x->end_bin - wb + 1, k0 = -1, k1 = -1;
+    for (int k = 0; k < n; k++) {
+        uint64_t ended, bad;
+        counts_in(x, s, k, k + wb, &ended, &bad);
+        if (bad < HK_FAILING_MIN / 2 || (double)bad < HK_FAILING_RATE * (double)ended ||
+            gsl_cdf_binomial_Q((unsigned)(bad - 1), HK_FAILING_NOISE, (unsigned)ended) *
+                    (double)n >= HK_FAILING_ALPHA)
+            continue;
+        k0 = k0 < 0 ? k : k0;
+        k1 = k + wb - 1;
+    }
+    if (k0 < 0)
+        return 0;
+    while (k0 < k1 && !hk_tl_cell_at(x->tl, s, k0)->err && !hk_tl_cell_at(x->tl, s, k0)->warn)
+        k0++; /* from its first bad attempt to its last */
+    while (k1 > k0 && !hk_tl_cell_at(x->tl, s, k1)->err && !hk_tl_cell_at(x->tl, s, k1)->warn)
+        k1--;
+    b->k0 = k0;
+    b->k1 = k1;
+    counts_in(x, s, k0, k1 + 1, &b->ended, &b->bad);
+    return 1;
+}
+
 int hk_find_unhealthy(const fx *x, int first, int s)
 {
     badness b;
@@ -104,8 +163,13 @@ int hk_find_failing(fx *x, int first)
         int evidence = b.ended >= HK_FAILING_MIN && b.bad >= HK_FAILING_MIN / 2 &&
                        gsl_cdf_binomial_Q((unsigned)(b.bad - 1), HK_FAILING_NOISE,
                                           (unsigned)b.ended) < HK_FAILING_ALPHA;
-        if (!rate_bad(&b) || (!evidence && sh >= HK_STARVED_SHARE))
-            continue;
+        double run_pct = b.ended ? 100.0 * (double)b.bad / (double)b.ended : 0.0;
+        int stretch = 0;
+        if (!rate_bad(&b) || (!evidence && sh >= HK_STARVED_SHARE)) {
+            if (!failing_stretch(x, s, &b))
+                continue;
+            stretch = 1;
+        }
         const uint64_t *all = hk_tl_kinds(t, s);
         uint64_t kinds[HK_EV_ALL]; /* outside its declared outages, as the counts below */
         for (int e = 0; e < HK_EV_ALL; e++)
@@ -114,25 +178,22 @@ int hk_find_failing(fx *x, int first)
         for (int e = 0; e < HK_EV_ALL; e++)
             if (e != HK_EV_SUCCESS && (main_kind < 0 || kinds[e] > kinds[main_kind]))
                 main_kind = e;
-        char kw[240];
+        char kw[240], span[120] = "";
         kinds_words(kinds, kw, sizeof kw);
+        if (stretch)
+            snprintf(span, sizeof span, " (a stretch: %.1f%% over the whole run)", run_pct);
         int strat = hk_find_strategy(x, se->table, se->line);
-        uint64_t wended = 0, wbad = 0; /* the window's own counts, its declared outages left out */
-        for (int k = b.k0; k <= b.k1; k++)
-            if (!hk_find_is_outage(hk_find_fault_in_bin(x, se->host, k))) {
-                const hk_tl_cell *c = hk_tl_cell_at(t, s, k);
-                wended += (uint64_t)c->ok + c->err;
-                wbad += (uint64_t)c->err + c->warn;
-            }
+        uint64_t wended, wbad; /* the window's own counts, its declared outages left out */
+        counts_in(x, s, b.k0, b.k1 + 1, &wended, &wbad);
         if (hk_find_add(x, "failing", se->master, se->table, se->line, se->host,
                         hk_find_secs(x, b.k0), "%s fails %.1f%% of its %llu attempts from %.0f s "
-                        "to %.0f s, outside its declared outages (by kind: %s) and "
+                        "to %.0f s%s, outside its declared outages (by kind%s: %s) and "
                         "gets %.1f%% of agent %d's queries (a fair share is %.0f%%) under %s: %s",
                         hk_find_host(x, se->host),
                         wended ? 100.0 * (double)wbad / (double)wended : 0.0,
                         (unsigned long long)wended, hk_find_secs(x, b.k0),
-                        hk_find_secs(x, b.k1 + 1), kw, 100 * sh,
-                        se->line + 1, 100.0 / n, hk_strat_get(strat)->name,
+                        hk_find_secs(x, b.k1 + 1), span, stretch ? ", over the run" : "", kw,
+                        100 * sh, se->line + 1, 100.0 / n, hk_strat_get(strat)->name,
                         failing_response(strat, main_kind, sh, n)) < 0)
             return -1;
     }
