@@ -222,6 +222,9 @@ typedef struct evidence {
     long line_named;             /* ... naming any mirror of its line */
     double share;                /* its share of its line's answered attempts */
     int share_measured;          /* from the status (which counts no ERROR reply), else equal */
+    int nburst;                  /* its ERROR replies came in these stretches ... */
+    initburst burst[8];
+    double rest_p;               /* ... and at this rate outside them (< 0: a whole-run rate) */
 } evidence;
 
 /* The shape with mean mean_ms: the fitted one, else lognormal sigma 0.3; into b. */
@@ -286,6 +289,19 @@ static void errors(FILE *o, const evidence *ev)
     /* its attempts: the ERROR replies named, and its share of the queries the line answered */
     double answered = (double)(ev->searches - ev->line_named);
     double p = ev->named / (ev->named + (answered > 0 ? answered : 0) * ev->share);
+    if (ev->nburst) {
+        double in = 0;
+        for (int i = 0; i < ev->nburst; i++)
+            in += ev->burst[i].errors;
+        if (ev->rest_p > 0)
+            fprintf(o, "    errors = %.6f   # the query log: outside its %d ERROR burst(s) "
+                    "(faults below, %.0f of the %ld named), the rest of its attempts\n",
+                    ev->rest_p, ev->nburst, in, ev->named);
+        else
+            fprintf(o, "    # errors: none outside its %d ERROR burst(s) (faults below: all %ld "
+                    "the query log named)\n", ev->nburst, ev->named);
+        return;
+    }
     fprintf(o, "    errors = %.6f   # the query log: %ld of the %ld searches of %s named it in "
             "error= or warning= (ERROR replies; SHOW AGENT STATUS records none) beside its %s "
             "share %.3f of the %.0f the line answered\n", p, ev->named, ev->searches, ev->line,
@@ -374,6 +390,10 @@ static void evidence_of(const hk_cluster *cl, int h, const hk_calib_host *c, log
     }
     ev->share_measured = mine > 0 && all > 0;
     ev->share = ev->share_measured ? mine / all : 1.0 / lc->a.n;
+    ev->rest_p = -1;
+    if (ev->named && k >= 0)
+        ev->nburst = initburst_find(ls, k, cl->hosts[h].name, ev->share, (double)cl->set.karma_s,
+                                    ev->burst, 8, &ev->rest_p);
     if (ev->fitted && c)
         ev->within = within(lc, c, ev->f.sigma);
 }
@@ -484,6 +504,24 @@ static void workload(FILE *o, const init_args *a, const hk_cluster *cl, const in
     else
         fprintf(o, "workload { arrivals = poisson(100/s)  duration = 10m  table = %s }   # a "
                 "guess: give --log or --status for the real load\n", cl->tables[0].name);
+}
+
+/* Each host's ERROR bursts in the log as bounded faults, at seconds from the log's start. */
+static void burst_faults(FILE *o, const hk_cluster *cl, const hk_calib_host *c, logsum *ls)
+{
+    for (int h = 0; h < cl->nhosts; h++) {
+        evidence ev;
+        evidence_of(cl, h, c, ls, &ev);
+        for (int i = 0; i < ev.nburst; i++) {
+            const initburst *b = &ev.burst[i];
+            fprintf(o, "fault %s { at = %.3fs  for = %.3fs  kind = errors(%.4f) }   # the query "
+                    "log: %.0f ERROR replies named it from %.0f s to %.0f s, of about %.0f "
+                    "attempts (its share %.3f of the line's searches), beyond a 1%% noise rate "
+                    "(binomial, P < 1e-6)\n", cl->hosts[h].name, b->from_s, b->to_s - b->from_s,
+                    b->errors / b->attempts, b->errors, b->from_s, b->to_s, b->attempts,
+                    ev.share);
+        }
+    }
 }
 
 /* The log's tables against the config, as hareal replay judges them: none served is refused
@@ -597,14 +635,16 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
                 "%d host(s) %s\n", missing, c ? "not in the status" : "(no --status given)");
     fprintf(o, "\n");
     workload(o, a, cl, in);
-    if (pin_inputs(o, a, cfg, ls) < 0)
-        return -1;
+    if (a->log)
+        burst_faults(o, cl, c, ls);
     if (in->ser) {
         double t0 = a->log ? (double)ls->first_us / 1e6 : floor(in->ser->inc.start_s);
         double run = a->log ? ceil((double)(ls->last_us - ls->first_us) / 1e6) + 1
                             : ceil(in->ser->inc.end_s - t0);
         initseries_faults(o, in->ser, cl, t0, run);
     }
+    if (pin_inputs(o, a, cfg, ls) < 0)
+        return -1;
     return ferror(o) ? -1 : 0;
 }
 

@@ -20,7 +20,13 @@
 #define LOG_HOSTS 256            /* agents named by error= / warning= */
 
 typedef struct logline { double *ms; long n, seen; } logline;
-typedef struct loghost { char name[128]; long failed, warned, in_fault; } loghost;
+#define LOG_BINS 1024            /* time bins of the log for ERROR bursts (1 s, merged) */
+
+typedef struct loghost {
+    char name[128];
+    long failed, warned, in_fault;
+    uint32_t *ebin;              /* [LOG_BINS] errors naming it per bin (NULL: none yet) */
+} loghost;
 
 typedef struct logsum {
     long not_search, garbage;    /* entries that are no search; lines that are no entry */
@@ -30,6 +36,8 @@ typedef struct logsum {
     int ntables;
     char tables[LOG_TABLES][128];
     long searches[LOG_TABLES];   /* per table name */
+    uint32_t *qbin[LOG_TABLES];  /* [LOG_BINS] its searches per bin (NULL: none yet) */
+    int64_t bin_us;              /* the bins' width (0: none yet) */
     logline line[LOG_TABLES][LOG_LINES];
     long failed, warned;         /* queries with error= / warning= */
     long unnamed;                /* ... whose text names no agent */
@@ -49,6 +57,21 @@ typedef struct logsum {
 int initlog_read(const char *path, const hk_incident *inc, const hk_cluster *cl, logsum *ls,
                  hk_err *e);
 void initlog_free(logsum *ls);
+
+/* hasim_initburst.c: ERROR bursts, bounded in time. */
+typedef struct initburst {
+    double from_s, to_s;         /* seconds after the log's first entry */
+    double errors, attempts;     /* named errors, and its attempts then (share x searches) */
+} initburst;
+void initburst_query(logsum *ls, int table_k, int64_t t_us);
+void initburst_error(logsum *ls, int host, int64_t t_us);
+void initburst_free(logsum *ls);
+/* The bursts of host's ERROR replies on log table k (its share of the line's answered
+ * attempts; windows of a karma period, 5 s at least): their count (at most max), *rest_p the
+ * rate outside them; 0 with *rest_p < 0 when its errors are a whole-run rate (no burst, or
+ * bursts over most of the run). */
+int initburst_find(const logsum *ls, int k, const char *host, double share, double karma_s,
+                   initburst *out, int max, double *rest_p);
 /* The log's table for the config's table t: its own name, or a name --table-map maps to it;
  * -1 none. */
 int initlog_table(const logsum *ls, const hk_cluster *cl, int t);

@@ -68,6 +68,7 @@ static void blame(logsum *ls, const hk_qrec *q)
     }
     ls->hosts[h].failed += q->outcome == HK_QLOG_FAILED;
     ls->hosts[h].warned += q->outcome == HK_QLOG_WARNED;
+    initburst_error(ls, h, q->t_us);
 }
 
 static void record(logsum *ls, const hk_qrec *q)
@@ -78,6 +79,7 @@ static void record(logsum *ls, const hk_qrec *q)
     int k = table_index(ls, q->table);
     if (k >= 0) {
         ls->searches[k]++;
+        initburst_query(ls, k, q->t_us);
         for (int j = 0; j < q->nagents && j < LOG_LINES; j++)
             keep(&ls->line[k][j], 1000 * q->agent_s[j], &ls->rs);
     }
@@ -120,6 +122,7 @@ int initlog_read(const char *path, const hk_incident *inc, const hk_cluster *cl,
 
 void initlog_free(logsum *ls)
 {
+    initburst_free(ls);
     for (int k = 0; k < LOG_TABLES; k++)
         for (int j = 0; j < LOG_LINES; j++)
             free(ls->line[k][j].ms);

@@ -201,5 +201,16 @@ echo "# edited" >> "$T/pin/sphinx.conf"
 sed -i 's/\(^input query.log {.*digest = fnv1a64:\)[0-9a-f]*/\10000000000000000/' "$T/pin/m.scn"
 "$H" "$T/pin/m.scn" --out "$T/pin/o5" --quiet 2> "$T/pin/o5.err"; rc=$?
 check "an edited config is refused first, named" '[ $rc1 -eq 0 ] && [ $rc -eq 3 ] && grep -q "the config .*sphinx.conf has changed" "$T/pin/o5.err"'
+# An ERROR burst in the log (b: 30% of its searches from 40 s to 50 s of 75 s, named by 2.2.11's
+# warning=) is a bounded errors(P) fault, not a whole-run rate; the run's failing finding is there
+mkdir -p "$T/burst"
+printf 'searchd { ha_period_karma = 2  ha_ping_interval = 500 }\nindex d {\n type = distributed\n agent = a:9312|b:9312|c:9312:s\n ha_strategy = noerrors\n}\n' > "$T/burst/p.conf"
+awk 'BEGIN { srand(7); t = 0; for (i = 0; t < 75; i++) { t += -log(1 - rand()) / 100; s = int(t); ms = int((t - s) * 1000)
+  m = int(rand() * 3); w = (m == 1 && t >= 40 && t < 50 && rand() < 0.3) ? " warning=index d: agent b:9312: remote error: boom" : ""
+  printf "/* Sun Apr 28 12:%02d:%02d.%03d 2024 conn %d real 0.006 wall 0.006 found 1 */ SELECT * FROM d WHERE MATCH(%cq%d%c); /* agents=(0.005)%s */\n", 38 + int(s / 60), s % 60, ms, i, 39, i, 39, w } }' > "$T/burst/query.log"
+(cd "$T/burst" && "$H" init --config p.conf --log query.log --variant sphinx2 --out m.scn > /dev/null 2>&1); rc=$?
+check "an ERROR burst is a bounded errors(P) fault, no whole-run rate" '[ $rc -eq 0 ] && grep -Eq "^fault b:9312 \{ at = (3[89]|4[01])\.[0-9]+s  for = (8|9|1[0-2])\.[0-9]+s  kind = errors\(0\.[23][0-9]*\) \}" "$T/burst/m.scn" && ! grep -q "^    errors = " "$T/burst/m.scn" && [ $(grep -c "^fault " "$T/burst/m.scn") -eq 1 ]'
+"$H" "$T/burst/m.scn" --out "$T/burst/run" --quiet; rc=$?
+check "its failing finding is the burst's stretch, not the run's" '[ $rc -eq 0 ] && grep -Eq "^failing,.*b:9312,(3[89]|4[01])\.[0-9]+,\"b:9312 fails [0-9.]+% of its [0-9]+ attempts from (3[89]|4[01]) s to (4[89]|5[0-2]) s \(a stretch" "$T/burst/run/findings.csv" && [ $(grep -c "^failing," "$T/burst/run/findings.csv") -eq 1 ]'
 echo "cli_init: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
