@@ -3,7 +3,8 @@
  * log's time is cut into bins (1 s, merged pairwise as the log outgrows LOG_BINS: memory is
  * bounded by the bins, not the log); per table the searches, per named host its errors. A
  * window of a karma period (5 s at least) is a burst when its errors are beyond its attempts
- * at the run's quiet rate (at least 1%) with P < 1e-6 (binomial); consecutive ones make one
+ * at the host's median window rate (1% at least: a steady rate is no burst) with P < 1e-6
+ * (binomial); consecutive ones make one
  * `errors(P)` fault, and the host's whole-run rate comes from the other windows. */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -82,6 +83,18 @@ static void window(const logsum *ls, int k, const loghost *x, int w, int per, do
     }
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 int initburst_find(const logsum *ls, int k, const char *host, double share, double karma_s,
                    initburst *out, int max, double *rest_p)
 {
@@ -102,7 +115,17 @@ int initburst_find(const logsum *ls, int k, const char *host, double share, doub
         ea += e;
         used += q > 0;
     }
-    double p0 = fmax(BURST_NOISE, 0), rq = 0, re = 0;
+    /* the reference: its median window rate (a steady rate is no burst), 1% at least */
+    double *rates = malloc((size_t)nw * sizeof *rates);
+    int nr = 0;
+    for (int w = 0; rates && w < nw; w++) {
+        double q, e;
+        window(ls, k, x, w, per, &q, &e);
+        if (q * share + e >= 1)
+            rates[nr++] = e / (q * share + e);
+    }
+    double p0 = fmax(BURST_NOISE, nr ? median(rates, nr) : 0), rq = 0, re = 0;
+    free(rates);
     int bursty = 0;
     for (int w = 0; w < nw; w++) {
         double q, e;
