@@ -103,6 +103,9 @@ join <(awk '{print $1 "_" $2, $3, $4}' "$T/real.win" | sort) <(awk '{print $1 "_
 lastans=$(awk -F, '$1 ~ /^[0-9]/ {t = $1} END {print t}' "$T/m2.csv")
 firstans=$(awk -F, 'NR > 1 && $1 ~ /^[0-9]/ {print $1; exit}' "$T/m2b.csv")
 kw=$(awk -v k=$lastans -v b=$firstans -v t0=$t0 'BEGIN {x = int((k - t0) / 2); y = int((b - t0) / 2); print x, x + 1, y, y + 1}')
+# ... and the windows holding the model's own edges (init places them within a karma period of
+# searchd's; a window either side of an edge hangs on that placement, as searchd's do)
+kw="$kw $(sed -n 's/^fault [^ ]* { at = \([0-9.]*\)s  for = \([0-9.]*\)s .*/\1 \2/p' "$T/model.scn" | awk '{a = int($1 / 2); b = int(($1 + $2) / 2); printf "%d %d %d %d ", a, a + 1, b, b + 1}')"
 echo "kill $kill_t back $back_t t0 $t0 last $lastans first $firstans" > "$T/times"
 awk -v edges="$kw" '
   BEGIN {n = split(edges, e, " "); for (i = 1; i <= n; i++) edge[e[i]] = 1}
