@@ -50,14 +50,7 @@ static int opt_variant(void *set, const char *prog, const char *opt, const char 
 static int opt_table_map(void *set, const char *prog, const char *opt, const char *v)
 {
     init_args *a = set;
-    const char *eq = strchr(v, '=');
-    if (a->ntmap < HK_TMAP_MAX && eq && eq != v && eq[1] && strlen(v) < 250) {
-        a->tmap[a->ntmap++] = v;
-        return 0;
-    }
-    fprintf(stderr, "%s: %s: expected LOG=CONFIG (at most %d), got '%s'\n", prog, opt,
-            HK_TMAP_MAX, v);
-    return -1;
+    return hk_cmd_table_map(prog, opt, v, a->tmap, &a->ntmap, HK_TMAP_MAX);
 }
 
 #define A(f) offsetof(init_args, f)

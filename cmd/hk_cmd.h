@@ -85,6 +85,9 @@ int hk_cmd_variants(const char *prog, const char *opt, const char *v, int *ids, 
 /* Exactly one name of those lists: 0 (*id set) or -1 after printing. */
 int hk_cmd_strategy(const char *prog, const char *opt, const char *v, int *id);
 int hk_cmd_variant(const char *prog, const char *opt, const char *v, int *id);
+/* --table-map LOG=CONFIG: appends v to list (*n of at most max, v kept, not copied); -1 said. */
+int hk_cmd_table_map(const char *prog, const char *opt, const char *v, const char **list, int *n,
+                     int max);
 /* Finding kinds (or severe), for --fail-on: 0 or -1. */
 int hk_cmd_kinds(const char *prog, const char *opt, const char *v);
 

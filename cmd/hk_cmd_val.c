@@ -146,3 +146,15 @@ int hk_cmd_strategy(const char *prog, const char *opt, const char *v, int *id)
     int ids[HK_STRAT_N];
     return one(hk_cmd_strategies(prog, opt, v, ids, HK_STRAT_N), ids, prog, opt, v, id);
 }
+
+int hk_cmd_table_map(const char *prog, const char *opt, const char *v, const char **list, int *n,
+                     int max)
+{
+    const char *eq = strchr(v, '=');
+    if (*n < max && eq && eq != v && eq[1] && strlen(v) < 250) {
+        list[(*n)++] = v;
+        return 0;
+    }
+    fprintf(stderr, "%s: %s: expected LOG=CONFIG (at most %d), got '%s'\n", prog, opt, max, v);
+    return -1;
+}
