@@ -204,12 +204,26 @@ static int hosts_in_common(const char *what, const hk_status_file *st, const hk_
     return 0;
 }
 
+/* One agent line's times as the mixture of its mirrors (fitted once for all of them). */
+typedef struct linemix {
+    int t, j;                    /* the line */
+    int ok;                      /* mix holds a fit */
+    hk_fitmix mix;
+    int host[HK_FITMIX_MAX];     /* component c is host host[c] */
+} linemix;
+
+/* The lines fitted so far (at most one per host). */
+typedef struct linemixes {
+    int n;
+    linemix *l;
+} linemixes;
+
 /* What the query log says of one mirror: its agent line's fitted shape, its ERROR evidence. */
 typedef struct evidence {
     int fitted;                  /* f holds its line's shape */
     hk_fit f;
-    double within;               /* > 0: the spread of one mirror's own times (lognormal sigma):
-                                    the line's less the spread of its mirrors' measured means */
+    const linemix *lm;           /* its line as the mixture of its mirrors, or NULL */
+    int comp;                    /* ... of which it is component comp */
     char line[160];              /* "table d2, agent line 1" */
     long named, searches;        /* error=/warning= naming it; its table's searches */
     long line_named;             /* ... naming any mirror of its line */
@@ -223,11 +237,15 @@ typedef struct evidence {
 /* The shape with mean mean_ms: the fitted one, else lognormal sigma 0.3; into b. */
 static void shape(char *b, size_t n, double mean_ms, const evidence *ev, int measured)
 {
-    if (measured && ev->within > 0)
-        snprintf(b, n, "lognormal(median=%.3fms, sigma=%.4f)", mean_ms /
-                 exp(ev->within * ev->within / 2), ev->within);
+    const hk_fitmix *m = ev->lm ? &ev->lm->mix : NULL;
+    double own = m ? m->sigma[ev->comp] : 0;
+    if (measured && m && m->kind == HK_FIT_GAMMA)
+        snprintf(b, n, "gamma(shape=%.6g, scale=%.6gms)", m->shape[ev->comp],
+                 mean_ms / m->shape[ev->comp]);
+    else if (measured && m)
+        snprintf(b, n, "lognormal(median=%.3fms, sigma=%.4f)", mean_ms / exp(own * own / 2), own);
     else if (ev->fitted && ev->f.kind == HK_FIT_GAMMA)
-        snprintf(b, n, "gamma(shape=%.4f, scale=%.4fms)", ev->f.shape, mean_ms / ev->f.shape);
+        snprintf(b, n, "gamma(shape=%.6g, scale=%.6gms)", ev->f.shape, mean_ms / ev->f.shape);
     else {
         double sg = ev->fitted ? ev->f.sigma : 0.3;
         snprintf(b, n, "lognormal(median=%.3fms, sigma=%.4f)", mean_ms / exp(sg * sg / 2), sg);
@@ -236,10 +254,18 @@ static void shape(char *b, size_t n, double mean_ms, const evidence *ev, int mea
 
 static void shape_note(FILE *o, const evidence *ev, int measured)
 {
-    if (measured && ev->within > 0)
-        fprintf(o, "sigma: the lognormal fitted to %ld agents=() times of %s (sigma %.3f, KS "
-                "distance %.3f) less the spread of its mirrors' measured means (the log does not "
-                "say which mirror answered)", ev->f.n, ev->line, ev->f.sigma, ev->f.ks_lognormal);
+    const hk_fitmix *m = ev->lm ? &ev->lm->mix : NULL;
+    if (measured && m) {
+        int c = ev->comp, poor = m->ks[c] > HK_FITMIX_POOR || m->ks_mix > HK_FITMIX_POOR;
+        fprintf(o, "its own spread: the %ld agents=() times of %s fitted as the mixture of its "
+                "%d mirrors (%s, EM, started at the status's shares and means), where it has mean "
+                "%.3f ms and share %.3f (the status: %.3f ms, %.3f); KS distance %.3f of its part "
+                "of the times, %.3f of the whole line (%s; the other shape %.3f)%s",
+                m->n, ev->line, m->k, m->kind == HK_FIT_GAMMA ? "gamma" : "lognormal",
+                m->mean[c], m->w[c], m->given_mean[c], m->given_w[c], m->ks[c], m->ks_mix,
+                poor ? "a POOR fit" : "a good fit", m->ks_other,
+                poor ? ": its tail is uncertain" : "");
+    }
     else if (ev->fitted)
         fprintf(o, "the shape fitted to %ld agents=() times of %s (%s; KS distance %.3f, the "
                 "other shape %.3f)", ev->f.n, ev->line,
@@ -338,30 +364,46 @@ static int line_of(const hk_cluster *cl, int h, int *t, int *j)
     return -1;
 }
 
-/* One mirror's own lognormal sigma: the line's log-variance less the (attempt-weighted)
- * variance of its mirrors' log means; 0 unless the status measured every mirror's mean. */
-static double within(const hk_line_conf *lc, const hk_calib_host *c, double line_sigma)
+/* How many agent lines name host h (its status counts its attempts for all of them). */
+static double lines_with(const hk_cluster *cl, int h)
 {
-    double w = 0, m = 0, v = 0;
-    for (int k = 0; k < lc->a.n; k++) {
+    int n = 0;
+    for (int t = 0; t < cl->ntables; t++)
+        for (int j = 0; j < cl->tables[t].nlines; j++)
+            for (int k = 0; k < cl->tables[t].lines[j].a.n; k++)
+                n += cl->tables[t].lines[j].host[k] == h;
+    return n > 0 ? n : 1;
+}
+
+/* Line (t, j) of the log as the mixture of its mirrors with measured attempts and means
+ * (fitted the first time a mirror of it asks; a mirror without either: no mixture). A mirror
+ * of several lines starts at its attempts shared evenly between them. */
+static const linemix *line_mix(const hk_cluster *cl, int t, int j, const hk_calib_host *c,
+                               const logsum *ls, linemixes *cache)
+{
+    for (int i = 0; i < cache->n; i++)
+        if (cache->l[i].t == t && cache->l[i].j == j)
+            return cache->l[i].ok ? &cache->l[i] : NULL;
+    linemix *lm = &cache->l[cache->n++];
+    const hk_line_conf *lc = &cl->tables[t].lines[j];
+    *lm = (linemix){.t = t, .j = j};
+    for (int k = 0; k < lc->a.n && lm->mix.k < HK_FITMIX_MAX; k++) {
         const hk_calib_host *x = &c[lc->host[k]];
-        if (!x->found || x->mean_ms <= 0 || x->attempts <= 0)
-            return 0;
-        w += x->attempts;
-        m += x->attempts * log(x->mean_ms);
+        if (!x->found || !(x->attempts > 0))
+            continue;
+        if (!(x->mean_ms > 0))
+            return NULL;
+        lm->host[lm->mix.k] = lc->host[k];
+        lm->mix.w[lm->mix.k] = x->attempts / lines_with(cl, lc->host[k]);
+        lm->mix.mean[lm->mix.k++] = x->mean_ms;
     }
-    m /= w;
-    for (int k = 0; k < lc->a.n; k++) {
-        const hk_calib_host *x = &c[lc->host[k]];
-        v += x->attempts / w * (log(x->mean_ms) - m) * (log(x->mean_ms) - m);
-    }
-    double s2 = line_sigma * line_sigma - v;
-    return s2 > 0.05 * 0.05 ? sqrt(s2) : 0.05;
+    lm->ok = lm->mix.k > 0 && initlog_fitmix(ls, cl, t, j, &lm->mix) == 0;
+    return lm->ok ? lm : NULL;
 }
 
 /* Everything the log tells of host h (nothing without a log). */
 static void evidence_of(const hk_cluster *cl, int h, const hk_calib_host *c, logsum *ls,
-                        evidence *ev)
+                        linemixes *cache, evidence *ev)
 {
     memset(ev, 0, sizeof *ev);
     int t, j;
@@ -387,8 +429,12 @@ static void evidence_of(const hk_cluster *cl, int h, const hk_calib_host *c, log
     if (ev->named && k >= 0)
         ev->nburst = initburst_find(ls, k, cl->hosts[h].name, ev->share, (double)cl->set.karma_s,
                                     ev->burst, 8, &ev->rest_p);
-    if (ev->fitted && c)
-        ev->within = within(lc, c, ev->f.sigma);
+    ev->lm = ev->fitted && c && cache ? line_mix(cl, t, j, c, ls, cache) : NULL;
+    for (int m = 0; ev->lm && m < ev->lm->mix.k; m++)
+        if (ev->lm->host[m] == h)
+            ev->comp = m;
+    if (ev->lm && ev->lm->host[ev->comp] != h)
+        ev->lm = NULL; /* it answered nothing: not part of the mixture */
 }
 
 
@@ -504,7 +550,7 @@ static void burst_faults(FILE *o, const hk_cluster *cl, const hk_calib_host *c, 
 {
     for (int h = 0; h < cl->nhosts; h++) {
         evidence ev;
-        evidence_of(cl, h, c, ls, &ev);
+        evidence_of(cl, h, c, ls, NULL, &ev);
         for (int i = 0; i < ev.nburst; i++) {
             const initburst *b = &ev.burst[i];
             fprintf(o, "fault %s { at = %.3fs  for = %.3fs  kind = errors(%.4f) }   # the query "
@@ -615,14 +661,29 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
         initseries_timeline(o, in->ser, cl, a->log ? (double)ls->first_us / 1e6
                                                    : floor(in->ser->inc.start_s));
     int missing = 0;
+    linemixes cache = {.l = calloc((size_t)cl->nhosts + 1, sizeof(linemix))};
+    if (!cache.l)
+        return -1;
     for (int h = 0; h < cl->nhosts; h++) {
         evidence ev;
-        evidence_of(cl, h, c, a->log ? ls : NULL, &ev);
+        evidence_of(cl, h, c, a->log ? ls : NULL, &cache, &ev);
         if ((c && c[h].found) || ev.fitted || ev.named)
             mirror_section(o, cl, h, c ? &c[h] : NULL, &ev);
         else
             missing++;
+        if (ev.lm && ev.lm->mix.ks[ev.comp] > HK_FITMIX_POOR)
+            fprintf(stderr, P ": warning: %s's own latency is a poor fit (KS distance %.3f of its "
+                    "part of %s's times): its tail is uncertain\n", cl->hosts[h].name,
+                    ev.lm->mix.ks[ev.comp], ev.line);
     }
+    for (int i = 0; i < cache.n; i++)
+        if (cache.l[i].ok && cache.l[i].mix.ks_mix > HK_FITMIX_POOR)
+            fprintf(stderr, P ": warning: table %s, agent line %d: its mirrors' measured shares "
+                    "and means fit its logged times poorly (KS distance %.3f): the shares or "
+                    "means moved during the log, or a mirror's shape is neither lognormal nor "
+                    "gamma\n", cl->tables[cache.l[i].t].name, cache.l[i].j + 1,
+                    cache.l[i].mix.ks_mix);
+    free(cache.l);
     if (missing)
         fprintf(o, "mirror default { service = lognormal(median=10ms, sigma=0.5) }   # a guess: "
                 "%d host(s) %s\n", missing, c ? "not in the status" : "(no --status given)");

@@ -11,6 +11,7 @@
 #include "hk_err.h"
 #include "hk_calib.h"
 #include "hk_fit.h"
+#include "hk_fitmix.h"
 #include "hk_incident.h"
 #include "hk_statread.h"
 
@@ -84,6 +85,9 @@ int initlog_tables_served(const logsum *ls, const hk_cluster *cl, char *unserved
 long initlog_named(const logsum *ls, const char *host);
 /* The fitted shape of table t's agent line j: 0, or -1 (no times: a guess stays). */
 int initlog_fit(logsum *ls, const hk_cluster *cl, int t, int j, hk_fit *f);
+/* The same times as the mixture of the line's mirrors whose k, shares and means m holds (see
+ * hk_fitmix.h): 0, or -1 (no times, or no mixture: the line's own fit stays). */
+int initlog_fitmix(const logsum *ls, const hk_cluster *cl, int t, int j, hk_fitmix *m);
 
 /* The last time searchd started (its log's "accepting connections") at or before before_s:
  * 0 and *started_s (seconds since the epoch), or -1 with e naming the file. */

@@ -171,14 +171,44 @@ long initlog_named(const logsum *ls, const char *host)
     return 0;
 }
 
+/* The log's times of line l are whole milliseconds (2.2.11, Manticore): 1 (the fits spread
+ * them over their millisecond), else 0. */
+static double cut_of(const logline *l)
+{
+    int whole = 1;
+    for (long i = 0; i < l->n && whole; i++)
+        whole = fabs(l->ms[i] - floor(l->ms[i] + 0.5)) < 1e-6;
+    return whole ? 1.0 : 0;
+}
+
 int initlog_fit(logsum *ls, const hk_cluster *cl, int t, int j, hk_fit *f)
 {
     int k = initlog_table(ls, cl, t);
-    if (k < 0 || j >= LOG_LINES)
+    if (k < 0 || j >= LOG_LINES || !ls->line[k][j].n)
         return -1;
     logline *l = &ls->line[k][j];
-    int whole = 1; /* the log's times are whole milliseconds (2.2.11, Manticore): spread them */
-    for (long i = 0; i < l->n && whole; i++)
-        whole = fabs(l->ms[i] - floor(l->ms[i] + 0.5)) < 1e-6;
-    return l->n ? hk_fit_times(l->ms, l->n, whole ? 1.0 : 0, f) : -1;
+    double q = cut_of(l);
+    double *x = malloc((size_t)l->n * sizeof *x);
+    if (!x)
+        return -1;
+    memcpy(x, l->ms, (size_t)l->n * sizeof *x);
+    int r = hk_fit_times(x, l->n, q, f);
+    free(x);
+    return r;
+}
+
+int initlog_fitmix(const logsum *ls, const hk_cluster *cl, int t, int j, hk_fitmix *m)
+{
+    int k = initlog_table(ls, cl, t);
+    if (k < 0 || j >= LOG_LINES || !ls->line[k][j].n)
+        return -1;
+    const logline *l = &ls->line[k][j];
+    double q = cut_of(l);
+    double *x = malloc((size_t)l->n * sizeof *x);
+    if (!x)
+        return -1;
+    memcpy(x, l->ms, (size_t)l->n * sizeof *x);
+    int r = hk_fitmix_times(x, l->n, q, m);
+    free(x);
+    return r;
 }

@@ -18,16 +18,14 @@ static double ks(const double *x, long n, hk_fit_kind k, const hk_fit *f)
     double d = 0;
     for (long i = 0; i < n; i++) {
         double F = k == HK_FIT_LOGNORMAL ? gsl_cdf_lognormal_P(x[i], log(f->median), f->sigma)
-                                         : gsl_cdf_gamma_P(x[i], f->shape, f->scale);
+                                         : hk_fit_gamma_P(x[i], f->shape, f->scale);
         double lo = F - (double)i / (double)n, hi = (double)(i + 1) / (double)n - F;
         d = fmax(d, fmax(lo, hi));
     }
     return d;
 }
 
-/* Gamma's shape from s = log(mean) - mean(log x): Minka's start, then Newton on
- * log(k) - psi(k) = s. */
-static double gamma_shape(double s)
+double hk_fit_gamma_shape(double s)
 {
     if (!(s > 0))
         return 1e6; /* every sample equal: as narrow as a gamma gets */
@@ -38,6 +36,22 @@ static double gamma_shape(double s)
         k = next > 0 ? next : k / 2;
     }
     return k;
+}
+
+double hk_fit_gamma_P(double x, double a, double b)
+{
+    double t = x / b;
+    if (!(t > 0))
+        return 0;
+    if (t > a + 40 * sqrt(a) + 40)
+        return 1; /* 40 standard deviations past the mean: beyond a double's reach */
+    if (t < a - 40 * sqrt(a))
+        return 0;
+    if (a > 1e4) { /* Wilson and Hilferty's cube root is normal to 1e-5 here; GSL's series fail */
+        double v = 1 / (9 * a);
+        return gsl_cdf_ugaussian_P((cbrt(t / a) - (1 - v)) / sqrt(v));
+    }
+    return gsl_cdf_gamma_P(x, a, b);
 }
 
 /* Each run of equal values v of sorted x: spread over [v, v + q), in order. */
@@ -53,7 +67,7 @@ static void spread(double *x, long n, double q)
     }
 }
 
-int hk_fit_times(double *x, long n, double q, hk_fit *f)
+long hk_fit_prepare(double *x, long n, double q)
 {
     long lo = 0;
     qsort(x, (size_t)n, sizeof *x, by_value);
@@ -61,6 +75,12 @@ int hk_fit_times(double *x, long n, double q, hk_fit *f)
         spread(x, n, q);
     while (lo < n && !(x[lo] > 0))
         lo++;
+    return lo;
+}
+
+int hk_fit_times(double *x, long n, double q, hk_fit *f)
+{
+    long lo = hk_fit_prepare(x, n, q);
     long m = n - lo;
     if (m < HK_FIT_MIN)
         return -1;
@@ -79,7 +99,7 @@ int hk_fit_times(double *x, long n, double q, hk_fit *f)
     f->sigma = sqrt(v / (double)m);
     if (f->sigma < 1e-3)
         f->sigma = 1e-3; /* the log's millisecond rounding: never a zero-width shape */
-    f->shape = gamma_shape(log(mean) - mu);
+    f->shape = hk_fit_gamma_shape(log(mean) - mu);
     f->scale = mean / f->shape;
     f->ks_lognormal = ks(y, m, HK_FIT_LOGNORMAL, f);
     f->ks_gamma = ks(y, m, HK_FIT_GAMMA, f);

@@ -23,6 +23,15 @@ typedef struct hk_fit {
  * v is spread evenly over [v, v + q) before the fit, as the unrounded times were; q = 0: exact
  * times, of which only the positive are used. 0, or -1 when fewer than HK_FIT_MIN remain. */
 int hk_fit_times(double *x, long n, double q, hk_fit *out);
+/* Sort x[0..n) and, q > 0, spread each run of equal values as hk_fit_times does; the index of
+ * the first positive sample. */
+long hk_fit_prepare(double *x, long n, double q);
+/* Gamma's maximum-likelihood shape from s = log(mean) - mean(log x) (> 0): Minka's start, then
+ * Newton steps on log(k) - psi(k) = s. */
+double hk_fit_gamma_shape(double s);
+/* The gamma CDF at x (shape a, scale b), 1 far beyond the body where GSL's asymptotic series
+ * would fail (a narrow gamma of huge shape, read far in its tail). */
+double hk_fit_gamma_P(double x, double a, double b);
 /* The fitted distance of the kind chosen. */
 double hk_fit_ks(const hk_fit *f);
 

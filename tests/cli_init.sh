@@ -145,6 +145,11 @@ check "a searchd log whose start line has no time: exit 3 at its line" '[ $rc -e
 (cd "$S" && "$H" init --config scenarios/capture/sphinx.conf --status scenarios/capture/series --log scenarios/capture/query.log --searchd-log scenarios/capture/searchd.log --out "$T/cap.scn") > "$T/cap.out" 2>&1; rc=$?
 mid=$(sed -n 's/.*agent *= *127.0.0.1:[0-9]*|\(127.0.0.1:[0-9]*\)|.*/\1/p' "$S/scenarios/capture/sphinx.conf")
 check "the shipped capture: init finds its incident, the middle mirror down" '[ $rc -eq 0 ] && [ -n "$mid" ] && [ $(grep -c "^fault " "$T/cap.scn") -eq 1 ] && grep -q "^fault $mid { .*kind = down }" "$T/cap.scn"'
+# its tail (issue 37): each mirror's own spread from the log's times split into the mirrors,
+# the model's p99 and p99.9 within 20% of the log's (the mirrors' own logs are not kept)
+"$S/bench/tail.sh" "$B" > "$T/tail.out" 2>&1; rc=$?
+check "the shipped capture's tail: $(tr -s " \n" " " < "$T/tail.out")" '[ $rc -eq 0 ] && [ $(grep -c "^p99" "$T/tail.out") -eq 2 ]'
+check "the shipped capture: each mirror's spread its own, a good fit" '[ $(grep -c "its own spread: the 1199 agents=() times of table d, agent line 1 fitted as the mixture of its 3 mirrors .*a good fit" "$T/cap.scn") -eq 3 ]'
 (cd "$S" && "$H" "$T/cap.scn" --out "$T/cap" --quiet); rc=$?
 check "... and the model it writes runs" '[ $rc -eq 0 ] && [ -s "$T/cap/summary.csv" ]'
 for f in status.table.txt status.tsv status.vertical.txt status.silent.txt; do

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "hk_fit.h"
+#include "hk_fitmix.h"
 #include "hk_test.h"
 
 #define N 5000
@@ -81,9 +82,104 @@ static void quantised(void **st)
     gsl_rng_free(r);
 }
 
+/* Three mirrors of one line, 4, 6 and 25 ms, shares .5/.3/.2, each its own spread: the line's
+ * times (cut to whole ms when floor is set) give each mirror its spread back, given the shares
+ * and means the status measures. */
+static double *mixture(gsl_rng *r, int gamma, int floor_ms)
+{
+    static const double w[3] = {0.5, 0.3, 0.2}, mean[3] = {4, 6, 25}, sg[3] = {0.2, 0.35, 0.5};
+    static const double shape[3] = {20, 8, 3};
+    double *x = malloc(4 * N * sizeof *x);
+    for (int i = 0; i < 4 * N; i++) {
+        double u = gsl_rng_uniform(r);
+        int c = u < w[0] ? 0 : u < w[0] + w[1] ? 1 : 2;
+        double v = gamma ? gsl_ran_gamma(r, shape[c], mean[c] / shape[c])
+                         : gsl_ran_lognormal(r, log(mean[c]) - sg[c] * sg[c] / 2, sg[c]);
+        x[i] = floor_ms ? floor(v) : v;
+    }
+    return x;
+}
+
+/* the shares and means as a status measures them: exact and fixed, or shares off by 10 points
+ * and every mean 1 ms high (the connect the master counts), fitted back */
+static void given(hk_fitmix *m, int fixed)
+{
+    double up = fixed ? 0 : 1;
+    *m = (hk_fitmix){.k = 3, .w = {fixed ? 5 : 6, 3, fixed ? 2 : 1},
+                     .mean = {4 + up, 6 + up, 25 + up}, .fixed = fixed};
+}
+
+static void mixture_back(void **st)
+{
+    (void)st;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    for (int fl = 0; fl < 2; fl++) {
+        double *x = mixture(r, 0, fl);
+        hk_fitmix m;
+        given(&m, fl);
+        assert_int_equal(hk_fitmix_times(x, 4 * N, fl ? 1.0 : 0, &m), 0);
+        assert_near(m.w[0], 0.5, fl ? 1e-12 : 0.02);
+        assert_near(m.w[2], 0.2, fl ? 1e-12 : 0.02);
+        assert_near(m.given_w[2], fl ? 0.2 : 0.1, 1e-12);
+        assert_near(m.shift, fl ? 0 : 1, 0.1);
+        assert_near(m.mean[0], 4, 0.1);
+        assert_near(m.given_mean[0], fl ? 4 : 5, 1e-12);
+        assert_int_equal(m.kind, HK_FIT_LOGNORMAL);
+        assert_near(m.sigma[0], 0.2, 0.02);
+        assert_near(m.sigma[1], 0.35, 0.03);
+        assert_near(m.sigma[2], 0.5, 0.03);
+        assert_true(m.ks_mix < 0.02);
+        for (int c = 0; c < 3; c++)
+            assert_true(m.ks[c] < HK_FITMIX_POOR);
+        /* each mirror's p99 (lognormal(log mean - s²/2, s): 6.24, 12.74 and 70.4 ms) within 5%,
+         * whole milliseconds or not */
+        assert_near(hk_fitmix_quantile(&m, 0, 0.99), 6.24, 0.31);
+        assert_near(hk_fitmix_quantile(&m, 1, 0.99), 12.74, 0.64);
+        assert_near(hk_fitmix_quantile(&m, 2, 0.99), 70.4, 3.5);
+        free(x);
+    }
+    gsl_rng_free(r);
+}
+
+static void mixture_gamma(void **st)
+{
+    (void)st;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 9);
+    double *x = mixture(r, 1, 0);
+    hk_fitmix m;
+    given(&m, 0);
+    assert_int_equal(hk_fitmix_times(x, 4 * N, 0, &m), 0);
+    assert_int_equal(m.kind, HK_FIT_GAMMA);
+    assert_near(m.shape[0], 20, 3);
+    assert_near(m.shape[2], 3, 0.4);
+    assert_true(m.ks_mix < m.ks_other);
+    free(x);
+    gsl_rng_free(r);
+}
+
+/* means that are not the data's: said as a poor fit, not hidden */
+static void mixture_poor(void **st)
+{
+    (void)st;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 4);
+    double *x = mixture(r, 0, 0);
+    hk_fitmix m = {.k = 3, .w = {5, 3, 2}, .mean = {12, 14, 16}, .fixed = 1};
+    assert_int_equal(hk_fitmix_times(x, 4 * N, 0, &m), 0);
+    assert_true(m.ks_mix > HK_FITMIX_POOR);
+    hk_fitmix bad = {.k = 2, .w = {1, 0}, .mean = {4, 6}};
+    assert_int_equal(hk_fitmix_times(x, 4 * N, 0, &bad), -1);
+    free(x);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {cmocka_unit_test(lognormal_back), cmocka_unit_test(gamma_back),
-                                   cmocka_unit_test(too_few), cmocka_unit_test(quantised)};
+                                   cmocka_unit_test(too_few), cmocka_unit_test(quantised),
+                                   cmocka_unit_test(mixture_back), cmocka_unit_test(mixture_gamma),
+                                   cmocka_unit_test(mixture_poor)};
     return cmocka_run_group_tests(t, NULL, NULL);
 }
