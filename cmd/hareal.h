@@ -22,6 +22,8 @@ typedef struct rl_common {
     const char *trace, *out;
     const char *metrics;         /* --metrics IP:PORT, or NULL */
     const char *fail_on;         /* --fail-on's finding kinds, or NULL */
+    const char *status;          /* --status FILE: a saved status that says the variant */
+    const char *searchd_log;     /* --searchd-log FILE: ... searchd's log that says it */
     int format, force, plot, quiet, no_exec, variant, strategy;
     long long seed;
     int ntmap;
@@ -33,6 +35,10 @@ typedef struct rl_common {
 extern const hk_opt rl_common_opts[];
 
 void rl_common_init(rl_common *c, int variant, long long seed);
+/* c->variant decided: --variant, else what --status or --searchd-log says, else fallback (why:
+ * fallback_why); said on stderr as who unless quiet. 0, or HK_EXIT_INPUT (said) when the
+ * evidence cannot be read. */
+int rl_variant(rl_common *c, int fallback, const char *fallback_why, const char *who);
 /* rc, or HK_EXIT_FINDING (said on stderr) when rc is 0 and a finding of c->fail_on's kinds
  * was raised. */
 int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc);

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <string.h>
+#include "hk_evvar.h"
 #include "hk_scnload.h"
 #include "hk_trace.h"
 #include "rl_addr.h"
@@ -17,6 +18,37 @@ void rl_common_init(rl_common *c, int variant, long long seed)
     c->strategy = -1;
     c->seed = seed;
     c->sel.master = -1;
+}
+
+int rl_variant(rl_common *c, int fallback, const char *fallback_why, const char *who)
+{
+    char why[HK_EVVAR_WHY] = "as --variant says";
+    int v = c->variant;
+    hk_err e;
+    if (v < 0 && c->status) {
+        hk_status_file st;
+        int r = hk_evvar_load_status(c->status, &st, &e);
+        if (r == 0)
+            v = hk_evvar_status(&st, why, sizeof why);
+        hk_status_file_free(&st);
+        if (r < 0) {
+            hk_print_err(who, &e);
+            return HK_EXIT_INPUT;
+        }
+    }
+    if (v < 0 && c->searchd_log &&
+        (v = hk_evvar_searchd_log(c->searchd_log, why, sizeof why, &e)) == -2) {
+        hk_print_err(who, &e);
+        return HK_EXIT_INPUT;
+    }
+    if (v < 0) {
+        v = fallback;
+        snprintf(why, sizeof why, "%s", fallback_why);
+    }
+    c->variant = v;
+    if (!c->quiet) /* which searchd it plays decides the shares: never in silence */
+        fprintf(stderr, "%s: variant %s: %s\n", who, hk_variant_get((hk_variant_id)v)->name, why);
+    return 0;
 }
 
 int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc)
@@ -127,8 +159,13 @@ const hk_opt rl_common_opts[] = {
     {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL, "output folder; --force replaces a finished run",
      NULL},
     {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished run in --out", NULL},
-    {"variant", "V", HK_OPT_FN, 0, 0, 0, opt_variant, "the master's implementation (default "
-     "manticore)", hk_variant_names},
+    {"variant", "V", HK_OPT_FN, 0, 0, 0, opt_variant, "the master's implementation (default: "
+     "what --status or --searchd-log says, else manticore)", hk_variant_names},
+    {"status", "FILE", HK_OPT_STR, A(status), 0, 0, NULL,
+     "a saved SHOW STATUS or SHOW AGENT STATUS of the real master:\nits version or layout says "
+     "the variant", NULL},
+    {"searchd-log", "FILE", HK_OPT_STR, A(searchd_log), 0, 0, NULL,
+     "the real master's searchd.log: its start lines say the variant", NULL},
     {"strategy", "S", HK_OPT_FN, 0, 0, 0, opt_strategy, "override every line's ha_strategy",
      hk_strat_all_names},
     {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL, "the master's random seed", NULL},

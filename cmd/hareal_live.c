@@ -301,9 +301,7 @@ static int probe_master(lopts *o, rl_searchd *sd)
         return HK_EXIT_USAGE;
     }
     hk_variant_id own = sd->kind == RL_SD_SPHINX2 ? HK_VAR_SPHINX2 : HK_VAR_MANTICORE;
-    if (o->c.variant < 0)
-        o->c.variant = own;
-    else if (o->c.variant != (int)own)
+    if (o->c.variant >= 0 && o->c.variant != (int)own)
         fprintf(stderr, "%s: warning: searchd is %s; it is compared with variant %s as asked\n",
                 WHO, sd->banner, hk_variant_get((hk_variant_id)o->c.variant)->name);
     return 0;
@@ -330,7 +328,18 @@ int rl_cmd_live(int argc, char **argv, const char *self)
         hk_print_err(WHO, &e);
         return HK_EXIT_INPUT;
     }
-    int variant = o.c.variant >= 0 ? o.c.variant : lv.L.scn->variant;
+    char why[300];
+    if (o.master)
+        snprintf(why, sizeof why, "the master is %s", sd.banner);
+    else
+        snprintf(why, sizeof why, "the scenario's (its 'variant =', else the default)");
+    if ((rc = rl_variant(&o.c, o.master ? (sd.kind == RL_SD_SPHINX2 ? HK_VAR_SPHINX2
+                                                                    : HK_VAR_MANTICORE)
+                                        : (int)lv.L.scn->variant, why, WHO)) != 0) {
+        hk_loaded_free(&lv.L);
+        return rc;
+    }
+    int variant = o.c.variant;
     hk_warns w = {0};
     hk_scn *s = hk_loaded_scn(&lv.L, variant, &w, &e);
     if (!s) {

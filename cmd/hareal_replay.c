@@ -153,13 +153,11 @@ int rl_cmd_replay(int argc, char **argv)
     memset(&tr, 0, sizeof tr);
     struct sockaddr_in *addr = NULL;
     char msg[600];
+    if ((rc = rl_variant(&o.c, HK_VAR_MANTICORE, "the default: nothing given says which searchd "
+                         "runs this config (--variant, or --status or --searchd-log of the real "
+                         "master)", WHO)) != 0)
+        goto done;
     rc = HK_EXIT_INPUT;
-    int given = o.c.variant >= 0;
-    o.c.variant = given ? o.c.variant : HK_VAR_MANTICORE;
-    if (!o.c.quiet) /* which searchd it plays decides the shares: never in silence */
-        fprintf(stderr, WHO ": variant %s: %s\n", hk_variant_get(o.c.variant)->name, given ?
-                "as --variant says" : "the default: nothing given says which searchd runs this "
-                "config (--variant sphinx2 for a Sphinx 2.2.11 master)");
     if (hk_tables_load(o.config, !o.c.no_exec, o.c.variant, &L, &e) < 0 ||
         hk_trace_open(&tr, o.c.trace, (hk_trace_fmt)o.c.format, NULL, &e) < 0) {
         hk_print_err(WHO, &e);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "hasim.h"
 #include "hasim_init.h"
+#include "hk_evvar.h"
 #include "hk_calib.h"
 #include "hk_file.h"
 #include "hk_statjson.h"
@@ -65,8 +66,9 @@ static const hk_opt init_opts[] = {
     {"log", "FILE", HK_OPT_STR, A(log), 0, 0, NULL,
      "a searchd query log (sphinxql or plain): the workload, replayed", NULL},
     {"searchd-log", "FILE", HK_OPT_STR, A(searchd_log), 0, 0, NULL,
-     "searchd's own log: when it started before the run, which fixes the\n"
-     "seconds at which it re-weights its mirrors (needs --log or a series)", NULL},
+     "searchd's own log: which searchd it is (its start lines), and, with\n"
+     "--log or a series, when it started before the run, which fixes the\n"
+     "seconds at which it re-weights its mirrors", NULL},
     {"out", "FILE.scn", HK_OPT_STR, A(out), 0, 0, NULL,
      "where the scenario goes (default stdout); its paths are relative to it", NULL},
     {"variant", "NAME", HK_OPT_FN, 0, 0, 0, opt_variant,
@@ -111,9 +113,6 @@ static int parse(int argc, char **argv, init_args *a)
     a->snaps[0] = a->status;
     a->nsnaps = npos + 1;
     a->series = a->status && (npos || (stat(a->status, &sb) == 0 && S_ISDIR(sb.st_mode)));
-    if (a->searchd_log && !a->log && !a->series)
-        return hk_cmd_bad(&init_cmd, "--searchd-log needs --log or a series of snapshots: "
-                          "the run's clock comes from them");
     return 0;
 }
 
@@ -702,58 +701,36 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
     return ferror(o) ? -1 : 0;
 }
 
-/* The variant the evidence says (--variant first; then SHOW STATUS's version row; then the
- * status's layout), and why, on stderr; a->var set to it. */
-static void variant_of(init_args *a, const hk_status_file *st)
+/* The variant the evidence says (--variant first; then the status: SHOW STATUS's version row,
+ * its layout; then searchd's log), and why, on stderr; a->var set to it. */
+static int variant_of(init_args *a, const hk_status_file *st, hk_err *e)
 {
-    const char *why;
-    char buf[200];
-    if (a->var >= 0) {
-        why = "as --variant says";
-    } else if (st && st->version[0]) {
-        a->var = strstr(st->version, "anticore") || strncmp(st->version, "2.", 2)
-                 ? HK_VAR_MANTICORE : HK_VAR_SPHINX2;
-        snprintf(buf, sizeof buf, "SHOW STATUS's version is '%.80s'", st->version);
-        why = buf;
-    } else if (st && st->layout == HK_LAYOUT_SPHINX2) {
-        a->var = HK_VAR_SPHINX2;
-        why = "its SHOW AGENT STATUS has Sphinx 2.2.11's layout";
-    } else if (st && st->nhosts && !st->h[0].by_agent) {
-        a->var = HK_VAR_MANTICORE;
-        why = "its SHOW AGENT STATUS has Manticore's layout";
-    } else {
-        a->var = HK_VAR_MANTICORE;
-        why = "nothing in the evidence says which searchd it is (the default; --variant to "
-              "choose)";
+    char why[HK_EVVAR_WHY] = "as --variant says";
+    int v = a->var;
+    if (v < 0 && st)
+        v = hk_evvar_status(st, why, sizeof why);
+    if (v < 0 && a->searchd_log && (v = hk_evvar_searchd_log(a->searchd_log, why, sizeof why,
+                                                              e)) == -2)
+        return -1;
+    if (v < 0) {
+        v = HK_VAR_MANTICORE;
+        snprintf(why, sizeof why, "nothing in the evidence says which searchd it is (the "
+                 "default; --variant to choose)");
     }
+    a->var = v;
     fprintf(stderr, P ": variant %s: %s\n", hk_variant_get(a->var)->name, why);
+    return 0;
 }
 
 /* The config, read as the variant's searchd does (variant_of). */
 static int load_cluster(init_args *a, const hk_status_file *st, hk_loaded *L, hk_err *e)
 {
-    variant_of(a, st);
+    if (variant_of(a, st, e) < 0)
+        return -1;
     if (hk_tables_load(a->config, !a->no_exec, a->var, L, e) < 0)
         return -1;
     hk_print_warns(P, &L->warns);
     return 0;
-}
-
-/* A saved status in any form: the mysql client's (hk_statread), or Manticore's HTTP JSON turned
- * into its rows first (then line N is data row N, and the file is named so). */
-int init_read_status(const char *path, char **buf, size_t *len, hk_status_file *st, hk_err *e)
-{
-    if (!hk_statjson_is(*buf, *len))
-        return hk_statread(*buf, *len, path, st, e);
-    char *tsv, name[300];
-    size_t n;
-    if (hk_statjson(*buf, *len, path, &tsv, &n, e) < 0)
-        return -1;
-    free(*buf);
-    *buf = tsv;
-    *len = n;
-    snprintf(name, sizeof name, "%s data row", path);
-    return hk_statread(tsv, n, name, st, e);
 }
 
 /* query_log_min_msec of the config's searchd section (the tables' config, else the file's). */
@@ -779,7 +756,7 @@ static int read_inputs(init_args *a, hk_status_file *st, initseries *ser, hk_loa
         rc = initseries_read(a->snaps, a->nsnaps, ser, e);
     else if (a->status)
         rc = hk_file_read(a->status, &buf, &len, e) < 0 ? -1
-             : init_read_status(a->status, &buf, &len, st, e);
+             : hk_evvar_read_status(a->status, &buf, &len, st, e);
     free(buf);
     if (rc < 0)
         return -1;
@@ -808,7 +785,7 @@ int hasim_init(int argc, char **argv)
     rc = HK_EXIT_INPUT;
     if (read_inputs(&a, &st, &ser, &L, &e) < 0 ||
         (a.log && initlog_read(a.log, a.series ? &ser.inc : NULL, L.cl, &ls, &e) < 0) ||
-        (a.searchd_log && initstart_read(a.searchd_log, a.log ? (double)ls.first_us / 1e6
+        (a.searchd_log && (a.log || a.series) && initstart_read(a.searchd_log, a.log ? (double)ls.first_us / 1e6
                                          : ser.inc.start_s, &started, &e) < 0)) {
         hk_print_err(P, &e);
     } else if (a.log && (rc = log_tables(&a, &ls, L.cl))) {

@@ -93,10 +93,6 @@ int initlog_fitmix(const logsum *ls, const hk_cluster *cl, int t, int j, hk_fitm
  * 0 and *started_s (seconds since the epoch), or -1 with e naming the file. */
 int initstart_read(const char *path, double before_s, double *started_s, hk_err *e);
 
-/* A saved status in any form (mysql -B/-t/-E, Manticore's JSON) read into st; *buf may be
- * replaced. 0, or -1 with e at its line. */
-int init_read_status(const char *path, char **buf, size_t *len, hk_status_file *st, hk_err *e);
-
 /* A series of snapshots (--status with a folder or several files). */
 typedef struct initseries {
     int n;

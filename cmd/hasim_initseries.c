@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "hasim_init.h"
+#include "hk_evvar.h"
 #include "hk_file.h"
 #include "hk_time.h"
 
@@ -102,7 +103,7 @@ static int read_all(initseries *s, hk_err *e)
         char *buf = NULL;
         size_t len;
         int rc = hk_file_read(s->path[i], &buf, &len, e) < 0 ? -1
-                 : init_read_status(s->path[i], &buf, &len, &s->st[i], e);
+                 : hk_evvar_read_status(s->path[i], &buf, &len, &s->st[i], e);
         free(buf);
         if (rc < 0)
             return -1;

@@ -107,6 +107,17 @@ printf '/* Sun Apr 28 12:38:02.808 2024 conn 2 (127.0.0.1:53228) real 0.010 wall
 "$H" replay --config "$T/fo.conf" --trace "$T/q.log" --out "$T/ql" > /dev/null 2> "$T/ql.err"
 check "sphinxql log: 2 searches replayed" '[ $(($(wc -l < "$T/ql/queries.csv") - 1)) -eq 2 ]'
 check "sphinxql log: the note says what it lacks" 'grep -q "note: sphinxql log" "$T/ql.err"'
+# the variant: said with its reason, taken from the real master's evidence when given
+check "replay says the variant it runs and why" 'grep -q "^hareal replay: variant manticore: the default: nothing given says" "$T/ql.err"'
+"$H" replay --config "$T/fo.conf" --trace "$T/q.log" --out "$T/qv1" --status "$S/scenarios/capture/status.tsv" > /dev/null 2> "$T/qv1.err"
+check "replay --status of a 2.2.11 master: sphinx2, from its layout" '[ $? -eq 0 ] && grep -q "^hareal replay: variant sphinx2: its SHOW AGENT STATUS has Sphinx 2.2.11.s layout" "$T/qv1.err" && grep -q ": variant sphinx2, " "$T/qv1/report.txt"'
+"$H" replay --config "$T/fo.conf" --trace "$T/q.log" --out "$T/qv2" --searchd-log "$S/scenarios/capture/searchd.log" > /dev/null 2> "$T/qv2.err"
+check "replay --searchd-log of a 2.2.11 master: sphinx2, from its start lines" '[ $? -eq 0 ] && grep -q "^hareal replay: variant sphinx2: searchd.s log lists its listeners with no protocol" "$T/qv2.err"'
+printf "[Mon Apr 19 20:12:45.625 2021] [12982] starting daemon version '3.5.5 ff716353@210419 release' ...\n" > "$T/msd.log"
+"$H" replay --config "$T/fo.conf" --trace "$T/q.log" --out "$T/qv3" --searchd-log "$T/msd.log" --status "$T/nonexistent" > /dev/null 2> "$T/qv3.err"
+check "replay: an unreadable --status is refused, named" '[ $? -eq 3 ] && grep -q "nonexistent" "$T/qv3.err"'
+"$H" replay --config "$T/fo.conf" --trace "$T/q.log" --out "$T/qv4" --searchd-log "$T/msd.log" > /dev/null 2> "$T/qv4.err"
+check "replay --searchd-log of a Manticore master: manticore, its banner quoted" '[ $? -eq 0 ] && grep -q "variant manticore: searchd.s log says \"starting daemon version .3.5.5 ff716353@210419 release.\"" "$T/qv4.err"'
 
 # live: a scenario's cluster, faults for real, children cleaned up, compare with the simulator
 cat > "$T/live.scn" <<'SCN'

@@ -134,8 +134,11 @@ check "a snapshot without a time in its name: exit 3, the file named, no scenari
 mv "$T/snaps/latest.tsv" "$T/snaps/status.2026-12-04T10:00:00.tsv"; cp "$T/status.tsv" "$T/snaps/status.20261204T100000Z.tsv"
 $H init --config "$T/prod.conf" --status "$T/snaps" --out "$T/ser.scn" > /dev/null 2> "$T/ser.err"; rc=$?
 check "two snapshots at the same time: exit 3, the later named" '[ $rc -eq 3 ] && grep -q "status.20261204T100000Z.tsv: taken at 1796378400.000, not after .*status.2026-12-04T10:00:00.tsv" "$T/ser.err" && [ ! -e "$T/ser.scn" ]'
-$H init --config "$T/prod.conf" --status "$T/status.tsv" --searchd-log "$T/prod.conf" > /dev/null 2> "$T/sl.err"; rc=$?
-check "--searchd-log without a run's clock (--log or a series): a usage error" '[ $rc -eq 2 ] && grep -q "needs --log or a series" "$T/sl.err"'
+$H init --config "$S/scenarios/capture/sphinx.conf" --searchd-log "$S/scenarios/capture/searchd.log" > "$T/slv.scn" 2> "$T/slv.err"; rc=$?
+check "--searchd-log alone: a 2.2.11 master's log says sphinx2, and why" '[ $rc -eq 0 ] && grep -q "variant = sphinx2" "$T/slv.scn" && grep -q "^hasim init: variant sphinx2: searchd.s log lists its listeners with no protocol and writes no version banner" "$T/slv.err"'
+printf "[Mon Apr 19 20:12:45.625 2021] [12982] starting daemon version '6.3.6 8f2b7cb@240814 release' ...\n[Mon Apr 19 20:12:45.625 2021] [12982] listening on 127.0.0.1:9312 for sphinx and http(s)\n" > "$T/msd.log"
+$H init --config "$S/scenarios/capture/sphinx.conf" --searchd-log "$T/msd.log" > "$T/sl2.scn" 2> "$T/sl2.err"; rc=$?
+check "--searchd-log of a Manticore master: manticore, its banner quoted" '[ $rc -eq 0 ] && grep -q "variant = manticore" "$T/sl2.scn" && grep -q "variant manticore: searchd.s log says .starting daemon version .6.3.6 8f2b7cb@240814 release." "$T/sl2.err"'
 printf '[Fri Dec  4 17:53:08.926 2026] [18392] listening on 127.0.0.1:9312\n[Fri Dec  4 17:53 2026] [18392] accepting connections\n' > "$T/bad_searchd.log"
 $H init --config "$T/prod.conf" --log "$T/query.log" --searchd-log "$T/bad_searchd.log" --out "$T/sl.scn" > /dev/null 2> "$T/sl.err"; rc=$?
 check "a searchd log whose start line has no time: exit 3 at its line" '[ $rc -eq 3 ] && grep -q "bad_searchd.log:2:1: expected .\[Www Mmm dd hh:mm:ss.mmm yyyy\]. before .accepting connections." "$T/sl.err" && [ ! -e "$T/sl.scn" ]'
