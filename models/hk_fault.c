@@ -108,6 +108,17 @@ hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t, double *x)
     return HK_FAULT_NONE;
 }
 
+int64_t hk_scn_fault_end(const hk_scn *s, int host, int64_t t, hk_fault_kind k)
+{
+    for (int i = 0; i < s->nfaults; i++) {
+        const hk_fault *f = &s->faults[i];
+        if (f->host == host && f->kind == k && t >= f->at_us &&
+            (f->for_us < 0 || t < f->at_us + f->for_us))
+            return f->for_us < 0 ? -1 : f->at_us + f->for_us;
+    }
+    return -1;
+}
+
 int hk_fault_is_outage(hk_fault_kind k)
 {
     return k == HK_FAULT_DOWN || k == HK_FAULT_STALL || k == HK_FAULT_STUCK ||

@@ -118,6 +118,9 @@ int hk_scn_table_of(const hk_scn *s, const char *name);
 int hk_fault_read(const hk_conf *c, const hk_section *sec, int host, hk_fault *f, hk_err *err);
 /* Fault in force on host at t (HK_FAULT_NONE if none); *x gets its parameter. */
 hk_fault_kind hk_scn_fault_at(const hk_scn *s, int host, int64_t t_us, double *x);
+/* When the fault of kind k in force on host at t ends (µs, the scenario's clock); -1 when it
+ * never does or none is. */
+int64_t hk_scn_fault_end(const hk_scn *s, int host, int64_t t_us, hk_fault_kind k);
 const char *hk_fault_name(hk_fault_kind k);
 /* A fault during which the mirror answers nothing (down, stall, stuck, partition, flap). */
 int hk_fault_is_outage(hk_fault_kind k);

@@ -24,6 +24,8 @@ typedef struct rl_conn {
     size_t len, cap;
     hk_frame fr;
     int persistent, busy, closing, handles, eof, served_one, req_on;
+    int stuck;                   /* its search held by a stuck fault: answered when it ends,
+                                    logged `stuck` if the connection closes first */
     int throttled;               /* replies past RL_MIRROR_WQ_MAX held: not read until drained */
     size_t held;                 /* bytes of replies (and their write requests) not yet called
                                   * back: what the connection holds of the mirror's memory,
@@ -103,11 +105,17 @@ static void on_handle_closed(uv_handle_t *h)
 
 static void drip_closed(uv_handle_t *h);
 
+static void log_query(rl_conn *c, rl_served o);
+
 static void conn_close(rl_conn *c, int reset)
 {
     if (c->closing)
         return;
     c->closing = 1;
+    if (c->stuck) { /* the master gave up on it, or the mirror stops: never answered */
+        c->stuck = 0;
+        log_query(c, RL_SV_STUCK);
+    }
     c->m->nopen--;
     if (c->drip) { /* the drip's timer must not outlive the connection */
         c->drip->c = NULL;
@@ -340,10 +348,10 @@ static void start_search(rl_conn *c, const uint8_t *body, uint32_t len)
         send_bytes(c, &b, 1);
         return;
     }
-    if (m->fault == RL_F_STUCK) {  /* hello and pings answered, this query never */
+    if (m->fault == RL_F_STUCK) {  /* hello and pings answered, this query held */
         c->busy = 1;
+        c->stuck = 1;
         c->delay_ms = -1;
-        log_query(c, RL_SV_STUCK);
         return;
     }
     double svc = m->c.service ? hk_dist_sample(m->c.service, m->rng) / 1000.0 : 0;
@@ -592,6 +600,20 @@ int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char 
     return listen_on(m, msg, n);
 }
 
+/* A stuck fault ended: each search it held is served now, as a searchd whose query threads
+ * come back (and as hasim's stuck does). */
+static void release_held(rl_mirror *m)
+{
+    for (rl_conn *c = m->conns; c; c = c->next) {
+        if (!c->stuck || c->closing)
+            continue;
+        c->stuck = 0;
+        double svc = m->c.service ? hk_dist_sample(m->c.service, m->rng) / 1000.0 : 0;
+        c->delay_ms = schedule(m, svc);
+        uv_timer_start(&c->timer, reply_search, (uint64_t)(c->delay_ms + 0.5), 0);
+    }
+}
+
 int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x)
 {
     char msg[200];
@@ -607,6 +629,8 @@ int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x)
         raise(SIGSTOP);
         f = RL_F_NONE; /* continued: it answers again, what queued up first */
     }
+    if (m->fault == RL_F_STUCK && f != RL_F_STUCK)
+        release_held(m);
     m->fault = f;
     m->fault_x = x;
     return 0;

@@ -253,6 +253,31 @@ static void stuck_answers_pings_not_queries(void **st)
     }
 }
 
+/* A stuck mirror holds its searches and answers them when the fault ends: within the query
+ * timeout of the end they succeed (late), before it they time out. */
+static void stuck_releases_held_searches(void **st)
+{
+    (void)st;
+    for (int len = 2; len <= 10; len += 8) {
+        char text[600];
+        snprintf(text, sizeof text, "searchd { agent_query_timeout = 3000  ha_period_karma = 10s }\n"
+                 "table d { type = distributed\n agent = a:9312|b:9312:s\n ha_strategy = random\n}\n"
+                 "mirror default { service = constant(2ms) }\n"
+                 "workload { arrivals = poisson(50/s) duration = 40s }\n"
+                 "fault a:9312 { at = 10s for = %ds kind = stuck }\n", len);
+        hk_scn *s = hk_test_scn(text);
+        sim_world *w = run(s, HK_VAR_SPHINX2, -1, 2);
+        hk_block b;
+        hk_dash_window(&w->m[0].dash[0], 40 * 1000000LL, 4, &b);
+        if (len == 2) /* all sent within 3 s of its end: answered then */
+            assert_int_equal(b.c[HK_EV_QUERY_TIMEOUT], 0);
+        else /* 10 s: those of its first 7 s (about half of 50/s x 7 s) time out */
+            assert_true(b.c[HK_EV_QUERY_TIMEOUT] > 100 && b.c[HK_EV_QUERY_TIMEOUT] < 250);
+        sim_free(w);
+        hk_scn_free(s);
+    }
+}
+
 /* A fault is in force on [at, at + for): not at its end; a flap is down for the first half of
  * each period, up from the half exactly. */
 static void fault_boundaries(void **st)
@@ -455,6 +480,7 @@ int main(void)
         cmocka_unit_test(closed_loop),
         cmocka_unit_test(fault_boundaries),
         cmocka_unit_test(stuck_answers_pings_not_queries),
+        cmocka_unit_test(stuck_releases_held_searches),
         cmocka_unit_test(retries_per_variant),
         cmocka_unit_test(masters_and_determinism),
         cmocka_unit_test(scenario_errors),
