@@ -33,6 +33,8 @@ typedef struct logsum {
     long not_search, garbage;    /* entries that are no search; lines that are no entry */
     long batched;                /* searches of a multi-query batch after its first */
     long n;
+    long unfitted;               /* searches whose times fell in an incident's fault: not
+                                    fitted (a faulted mirror's times are no mirror's shape) */
     int64_t first_us, last_us;
     int ntables;
     char tables[LOG_TABLES][128];

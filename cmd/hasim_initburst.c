@@ -4,8 +4,9 @@
  * bounded by the bins, not the log); per table the searches, per named host its errors. A
  * window of a karma period (5 s at least) is a burst when its errors are beyond its attempts
  * at the host's median window rate (1% at least: a steady rate is no burst) with P < 1e-6
- * (binomial); consecutive ones make one
- * `errors(P)` fault, and the host's whole-run rate comes from the other windows. */
+ * (binomial); consecutive ones make one `errors(P)` fault, its edges then placed to the bin
+ * (bins whose rate is nearer the burst's than the reference's), and the host's whole-run rate
+ * comes from the other windows. */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -83,6 +84,42 @@ static void window(const logsum *ls, int k, const loghost *x, int w, int per, do
     }
 }
 
+/* Bin b's attempts (the answered share and the errors) and errors of host x; 0 outside. */
+static double bin_rate(const logsum *ls, int k, const loghost *x, int b, double share, double *att)
+{
+    *att = 0;
+    if (b < 0 || b >= LOG_BINS)
+        return -1;
+    *att = ls->qbin[k][b] * share + x->ebin[b];
+    return *att >= 1 ? x->ebin[b] / *att : -1;
+}
+
+/* A burst's edges to the bin: bins either side joined while their error rate is nearer the
+ * burst's than the reference p0, then bins at its ends whose rate is nearer p0 dropped (the
+ * windows found it; the bins place it). Its errors and attempts recounted. */
+static void refine(const logsum *ls, int k, const loghost *x, double share, double p0,
+                   double bin_s, initburst *u)
+{
+    int lo = (int)llround(u->from_s / bin_s), hi = (int)llround(u->to_s / bin_s) - 1;
+    double att, cut = (p0 + u->errors / u->attempts) / 2;
+    while (bin_rate(ls, k, x, lo - 1, share, &att) >= cut)
+        lo--;
+    while (bin_rate(ls, k, x, hi + 1, share, &att) >= cut)
+        hi++;
+    while (lo < hi && bin_rate(ls, k, x, lo, share, &att) < cut)
+        lo++;
+    while (hi > lo && bin_rate(ls, k, x, hi, share, &att) < cut)
+        hi--;
+    u->errors = u->attempts = 0;
+    for (int b = lo; b <= hi; b++) {
+        bin_rate(ls, k, x, b, share, &att);
+        u->attempts += att;
+        u->errors += x->ebin[b];
+    }
+    u->from_s = lo * bin_s;
+    u->to_s = (hi + 1) * bin_s;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -152,6 +189,8 @@ int initburst_find(const logsum *ls, int k, const char *host, double share, doub
     (void)ea;
     if (bursty * 5 >= used * 4) /* most of the run: a rate, not a burst */
         return 0;
+    for (int i = 0; i < n; i++)
+        refine(ls, k, x, share, p0, bin_s, &out[i]);
     *rest_p = rq > 0 ? re / rq : 0;
     return n;
 }

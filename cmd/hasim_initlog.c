@@ -71,6 +71,15 @@ static void blame(logsum *ls, const hk_qrec *q)
     initburst_error(ls, h, q->t_us);
 }
 
+/* Whether any host is in one of the incident's faults at t (a karma period either side). */
+static int in_incident(const logsum *ls, int64_t t_us)
+{
+    for (int h = 0; ls->inc && h < ls->inc->nhosts; h++)
+        if (hk_incident_fault_at(ls->inc, h, (double)t_us / 1e6, ls->inc->period_s))
+            return 1;
+    return 0;
+}
+
 static void record(logsum *ls, const hk_qrec *q)
 {
     if (!ls->n++)
@@ -80,7 +89,9 @@ static void record(logsum *ls, const hk_qrec *q)
     if (k >= 0) {
         ls->searches[k]++;
         initburst_query(ls, k, q->t_us);
-        for (int j = 0; j < q->nagents && j < LOG_LINES; j++)
+        int out = q->nagents && in_incident(ls, q->t_us);
+        ls->unfitted += out;
+        for (int j = 0; !out && j < q->nagents && j < LOG_LINES; j++)
             keep(&ls->line[k][j], 1000 * q->agent_s[j], &ls->rs);
     }
     if (q->outcome != HK_QLOG_ANSWERED)
@@ -113,6 +124,10 @@ int initlog_read(const char *path, const hk_incident *inc, const hk_cluster *cl,
         fprintf(stderr, P ": note: %s: %ld entries that are no search (SHOW, SET, SELECT 1, ...) "
                 "and %ld lines that are no log entry were not taken as searches\n", path,
                 ls->not_search, ls->garbage);
+    if (r == 0 && ls->unfitted)
+        fprintf(stderr, P ": note: %s: the agents=() times of %ld searches during the incident's "
+                "faults (a karma period either side) are not fitted: a faulted mirror's times "
+                "are no mirror's own shape\n", path, ls->unfitted);
     if (r == 0 && ls->batched)
         fprintf(stderr, P ": note: %s: %ld searches came in multi-query batches after the "
                 "batch's first: one request to the agents per batch, so they are no arrival\n",

@@ -210,6 +210,71 @@ static hk_fault_kind kind_of(const hk_incident *inc, int h, int first, int last)
     return r >= ct && r >= qt ? HK_FAULT_DOWN : ct >= qt ? HK_FAULT_STALL : HK_FAULT_STUCK;
 }
 
+/* A stuck run: its timeouts were counted a query timeout after their searches went out, so
+ * it began that long before the middle of its first window; it ended in the first window of
+ * held searches answered, when there is one (held: how many such windows follow it). */
+static void stuck_times(hk_incident *inc, const double *t, hk_inc_fault *f, int held)
+{
+    const hk_inc_cell *a = at(inc, f->first, f->host);
+    double from = t[f->first] - a->span_s / 2 - inc->qtimeout_s;
+    f->from_s = fmax(from, inc->start_s);
+    if (held && !f->open)
+        f->to_s = t[f->last + 1] - at(inc, f->last + 1, f->host)->span_s / 2;
+    if (f->to_s < f->from_s)
+        f->to_s = f->from_s;
+}
+
+/* After a dead run ending at last: the slow windows of held searches answered late — those
+ * starting within a query timeout of its end (a search it held waits that long at most), and
+ * beyond, those of a mean HK_INCIDENT_HELD times the host's median or more — made part of it;
+ * how many. */
+static int held_after(hk_incident *inc, const double *t, int h, int last)
+{
+    int k = last + 1;
+    while (k < inc->nsnap && at(inc, k, h)->state == HK_INC_SLOW &&
+           (t[k] - at(inc, k, h)->span_s < t[last] + inc->qtimeout_s ||
+            (inc->median_ms[h] > 0 &&
+             at(inc, k, h)->mean_ms >= HK_INCIDENT_HELD * inc->median_ms[h]))) {
+        inc->cell[(size_t)k * inc->nhosts + h].state = HK_INC_BACK;
+        k++;
+    }
+    return k - last - 1;
+}
+
+/* How much of window i a slowdown by factor F filled: its mean between the host's median
+ * (none) and F times it (all). */
+static double slow_part(const hk_incident *inc, int i, int h, double F)
+{
+    double med = inc->median_ms[h], x = F > 1 ? (at(inc, i, h)->mean_ms - med) / ((F - 1) * med) : 1;
+    return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/* A slow run: its factor from the windows it fills (the inner ones when there are three or
+ * more: the edge windows hold it in part), its start and end inside the edge windows where
+ * their means put them. */
+static void slow_fault(hk_incident *inc, const double *t, hk_inc_fault *f)
+{
+    int h = f->host, lo = f->first, hi = f->last;
+    if (hi - lo >= 2) {
+        lo++;
+        hi--;
+    }
+    double ok = 0, ms = 0;
+    for (int i = lo; i <= hi; i++) {
+        ok += at(inc, i, h)->ok;
+        ms += at(inc, i, h)->ok * at(inc, i, h)->mean_ms;
+    }
+    f->kind = HK_FAULT_SLOW;
+    f->factor = ms / ok / inc->median_ms[h];
+    const hk_inc_cell *a = at(inc, f->first, h), *b = at(inc, f->last, h);
+    f->from_s = t[f->first] - slow_part(inc, f->first, h, f->factor) * a->span_s;
+    f->to_s = t[f->last] - b->span_s + slow_part(inc, f->last, h, f->factor) * b->span_s;
+    if (f->first == f->last || f->to_s <= f->from_s) { /* one window: all of it */
+        f->from_s = t[f->first] - a->span_s;
+        f->to_s = t[f->last];
+    }
+}
+
 static int add_fault(hk_incident *inc, const double *t, int h, int first, int last)
 {
     hk_inc_fault *f = realloc(inc->faults, (size_t)(inc->nfaults + 1) * sizeof *f);
@@ -224,15 +289,7 @@ static int add_fault(hk_incident *inc, const double *t, int h, int first, int la
     f->last = last;
     f->open = last == inc->nsnap - 1;
     if (a->state == HK_INC_SLOW) {
-        double ok = 0, ms = 0;
-        for (int i = first; i <= last; i++) {
-            ok += at(inc, i, h)->ok;
-            ms += at(inc, i, h)->ok * at(inc, i, h)->mean_ms;
-        }
-        f->kind = HK_FAULT_SLOW;
-        f->factor = ms / ok / inc->median_ms[h];
-        f->from_s = first > 0 ? t[first - 1] : t[first] - a->span_s;
-        f->to_s = t[last];
+        slow_fault(inc, t, f);
         return 0;
     }
     f->kind = kind_of(inc, h, first, last);
@@ -274,8 +331,13 @@ static int faults(hk_incident *inc, const double *t)
             int j = i;
             while (j + 1 < inc->nsnap && at(inc, j + 1, h)->state == s)
                 j++;
+            int held = s == HK_INC_DEAD && kind_of(inc, h, i, j) == HK_FAULT_STUCK
+                           ? held_after(inc, t, h, j) : 0;
             if (add_fault(inc, t, h, i, j) < 0)
                 return -1;
+            if (inc->faults[inc->nfaults - 1].kind == HK_FAULT_STUCK)
+                stuck_times(inc, t, &inc->faults[inc->nfaults - 1], held);
+            j += held;
             if (s == HK_INC_DEAD && j + 1 < inc->nsnap && at(inc, j + 1, h)->state == HK_INC_OK)
                 inc->cell[(size_t)(j + 1) * inc->nhosts + h].state = HK_INC_BACK;
             if (s == HK_INC_DEAD && i > 0 && at(inc, i - 1, h)->state == HK_INC_OK &&
@@ -435,6 +497,7 @@ int hk_incident_build(const hk_snap *s, int n, const hk_cluster *cl, hk_incident
     out->nsnap = n;
     out->nhosts = cl->nhosts;
     out->period_s = (double)(s[0].st->period_s ? s[0].st->period_s : cl->set.karma_s);
+    out->qtimeout_s = (double)cl->set.query_timeout_us / 1e6;
     out->cell = calloc((size_t)n * (size_t)cl->nhosts + 1, sizeof *out->cell);
     out->median_ms = calloc((size_t)cl->nhosts + 1, sizeof *out->median_ms);
     out->healthy = calloc((size_t)cl->nhosts + 1, sizeof *out->healthy);

@@ -8,7 +8,9 @@
  * (a mirror that hangs searches but answers pings keeps errors in a row at 0 or 1). Consecutive dead windows become one fault — `down` for refused
  * connects, `stall` for connect timeouts, `stuck` for query timeouts — and slow ones a
  * `slow(F)`; a fault's start and end are placed inside the window that shows the change, from
- * the answers it still (or already) holds at the host's rate next to it. The healthy windows,
+ * the answers it still (or already) holds at the host's rate next to it. A stuck run starts a
+ * query timeout before its first timeouts were counted, and ends where the searches it held
+ * come back (the slow windows just after it: HK_INCIDENT_HELD). The healthy windows,
  * summed, give the status a calibration reads (hk_calib). Pure: times are passed in. */
 #ifndef HK_INCIDENT_H
 #define HK_INCIDENT_H
@@ -24,6 +26,10 @@
 #define HK_INCIDENT_COLLAPSE 0.34    /* stuck: query timeouts in a window whose attempts fell
                                         under a third of the host's median rate (its pings
                                         still answer), while its line's others kept theirs */
+#define HK_INCIDENT_HELD 10.0     /* after a stuck run, slow windows within a query timeout of
+                                        it, or of a mean this many times the host's median: the
+                                        searches it held, answered when it came back (part of
+                                        the fault, not a slow one) */
 #define HK_INCIDENT_SKEW 0.25        /* seconds a snapshot's name may be off searchd's clock at
                                         its answer (a scrape stamps the time, then connects):
                                         a window this near its block's half point may have
@@ -66,6 +72,8 @@ typedef struct hk_inc_fault {
 typedef struct hk_incident {
     int nsnap, nhosts;
     double period_s;
+    double qtimeout_s;           /* agent_query_timeout: a query timeout is counted that long
+                                    after its search was sent */
     double start_s, end_s;       /* the first window's start, the last snapshot */
     hk_inc_cell *cell;           /* nsnap x nhosts, cell[i * nhosts + h] */
     double *median_ms;           /* per host, over its answering windows; < 0 none */
