@@ -274,8 +274,25 @@ static void shape_note(FILE *o, const evidence *ev, int measured)
         fprintf(o, "the shape is a guess (the log has no agents=() times for it)");
 }
 
-static void service(FILE *o, const hk_calib_host *c, const hk_settings *set, const evidence *ev)
+/* Why a measured host has no query time: an idle master, or Manticore's status. */
+static void no_time(FILE *o, const hk_calib_host *c, int manticore)
 {
+    if (c && c->attempts < 10)
+        fprintf(o, "    service = lognormal(median=10ms, sigma=0.5)   # a guess: the master sent "
+                "it %.0f timed search(es) in the status's window (an idle master: save the status "
+                "after it has served a load)\n", c->attempts);
+    else if (manticore)
+        fprintf(o, "    service = lognormal(median=10ms, sigma=0.5)   # a guess: the status has "
+                "no query time for it (Manticore's SHOW AGENT STATUS never sums it; save SHOW "
+                "STATUS too, its ag_TABLE_LINE_MIRROR_ rows have it)\n");
+    else
+        fprintf(o, "    service = lognormal(median=10ms, sigma=0.5)   # a guess: the status has "
+                "no query time for it\n");
+}
+
+static void service(FILE *o, const hk_calib_host *c, const hk_cluster *cl, const evidence *ev)
+{
+    const hk_settings *set = &cl->set;
     char sh[160];
     if (c && c->found && c->mean_ms >= 0) {
         shape(sh, sizeof sh, c->mean_ms, ev, 1);
@@ -291,9 +308,7 @@ static void service(FILE *o, const hk_calib_host *c, const hk_settings *set, con
         fprintf(o, "    service = %s   # mean %.3f ms from the log, the same for every mirror of "
                 "its line (the log does not say which mirror answered); ", sh, ev->f.mean);
     } else {
-        fprintf(o, "    service = lognormal(median=10ms, sigma=0.5)   # a guess: the status has "
-                "no query time for it (Manticore's SHOW AGENT STATUS never sums it; save SHOW "
-                "STATUS too, its ag_TABLE_LINE_MIRROR_ rows have it)\n");
+        no_time(o, c, cl->dialect == HK_DIALECT_MANTICORE);
         return;
     }
     shape_note(o, ev, c && c->found && c->mean_ms >= 0);
@@ -341,7 +356,7 @@ static void mirror_section(FILE *o, const hk_cluster *cl, int h, const hk_calib_
         fprintf(o, "    # WARNING: the status window is not full: its widest window holds no more "
                 "than its 5 newest periods (the master ran, or had traffic, for under 5 karma "
                 "periods), so these figures come from that short span\n");
-    service(o, c && c->found ? c : NULL, &cl->set, ev);
+    service(o, c && c->found ? c : NULL, cl, ev);
     errors(o, ev);
     if (c && c->found && c->rtt_ms > 0)
         fprintf(o, "    rtt = constant(%.3fms)   # connect_avg\n", c->rtt_ms);
@@ -683,6 +698,15 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
                     "gamma\n", cl->tables[cache.l[i].t].name, cache.l[i].j + 1,
                     cache.l[i].mix.ks_mix);
     free(cache.l);
+    int found = 0, idle = 0;
+    for (int h = 0; c && h < cl->nhosts; h++) {
+        found += c[h].found;
+        idle += c[h].found && c[h].attempts < 10;
+    }
+    if (found && idle == found)
+        fprintf(stderr, P ": warning: %s: an idle master: none of its %d hosts had 10 timed "
+                "searches in the status's window, so their latencies are guesses (save the "
+                "status after it has served a load)\n", a->status, found);
     if (missing)
         fprintf(o, "mirror default { service = lognormal(median=10ms, sigma=0.5) }   # a guess: "
                 "%d host(s) %s\n", missing, c ? "not in the status" : "(no --status given)");

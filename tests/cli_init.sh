@@ -136,6 +136,10 @@ $H init --config "$T/prod.conf" --status "$T/snaps" --out "$T/ser.scn" > /dev/nu
 check "two snapshots at the same time: exit 3, the later named" '[ $rc -eq 3 ] && grep -q "status.20261204T100000Z.tsv: taken at 1796378400.000, not after .*status.2026-12-04T10:00:00.tsv" "$T/ser.err" && [ ! -e "$T/ser.scn" ]'
 $H init --config "$S/scenarios/capture/sphinx.conf" --searchd-log "$S/scenarios/capture/searchd.log" > "$T/slv.scn" 2> "$T/slv.err"; rc=$?
 check "--searchd-log alone: a 2.2.11 master's log says sphinx2, and why" '[ $rc -eq 0 ] && grep -q "variant = sphinx2" "$T/slv.scn" && grep -q "^hasim init: variant sphinx2: searchd.s log lists its listeners with no protocol and writes no version banner" "$T/slv.err"'
+# an idle master (a 2.2.11 status of no search): said as such, never blamed on Manticore
+awk -F'\t' 'BEGIN {OFS = "\t"} NR == 1 || $1 ~ /hostname|status_period|stored_periods|references/ {print; next} {print $1, ($1 ~ /lastquery|lastanswer/ ? "-1" : "0")}' "$S/scenarios/capture/status.tsv" > "$T/idle.tsv"
+$H init --config "$S/scenarios/capture/sphinx.conf" --status "$T/idle.tsv" > "$T/idle.scn" 2> "$T/idle.err"; rc=$?
+check "an idle master's status: said on stderr and beside each mirror, no word of Manticore" '[ $rc -eq 0 ] && grep -q "an idle master: none of its 3 hosts had 10 timed searches" "$T/idle.err" && [ $(grep -c "a guess: the master sent it 0 timed search(es) in the status.s window (an idle master" "$T/idle.scn") -eq 3 ] && ! grep -q "Manticore.s SHOW AGENT STATUS never sums" "$T/idle.scn"'
 printf "[Mon Apr 19 20:12:45.625 2021] [12982] starting daemon version '6.3.6 8f2b7cb@240814 release' ...\n[Mon Apr 19 20:12:45.625 2021] [12982] listening on 127.0.0.1:9312 for sphinx and http(s)\n" > "$T/msd.log"
 $H init --config "$S/scenarios/capture/sphinx.conf" --searchd-log "$T/msd.log" > "$T/sl2.scn" 2> "$T/sl2.err"; rc=$?
 check "--searchd-log of a Manticore master: manticore, its banner quoted" '[ $rc -eq 0 ] && grep -q "variant = manticore" "$T/sl2.scn" && grep -q "variant manticore: searchd.s log says .starting daemon version .6.3.6 8f2b7cb@240814 release." "$T/sl2.err"'
