@@ -63,8 +63,25 @@ static double span_of(const hk_sthost *s, double ev, double window_s, double k_s
  * failures they hold (1.0000000000000011 was found by fuzz_status). */
 static double unit(double p) { return p < 0 ? 0 : p > 1 ? 1 : p; }
 
+/* The pings among ev events of a span of span_s: a ping goes out after ping_s without an
+ * answer; with queries (events less pings) at a Poisson rate, exp(-rate x ping_s) of the
+ * intervals are idle, and pings are events too: p = span/ping x exp(-(ev - p)/span x ping),
+ * solved by iteration, never above the events. */
+static double pings_in(double span_s, double ev, double ping_s)
+{
+    if (!(span_s > 0) || !(ev > 0))
+        return 0;
+    double p = span_s / ping_s;
+    for (int it = 0; it < 50; it++) {
+        double q = ev - p > 0 ? ev - p : 0;
+        p = span_s / ping_s * exp(-q / span_s * ping_s);
+        p = p < ev ? p : ev;
+    }
+    return p;
+}
+
 static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double window_s, double k_s,
-                   hk_calib_host *o)
+                   int periods, hk_calib_host *o)
 {
     const hk_settings *set = &cl->set;
     double ev = 0;
@@ -79,16 +96,21 @@ static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double windo
     double ping_s = (double)set->ping_us / 1e6;
     o->pings_est = 0;
     if (!s->by_agent && cl->hosts[h].in_ha && ping_s > 0 && window_s > 0) {
-        /* a ping goes out after ping_s without an answer: with queries (events less pings) at
-         * a Poisson rate, exp(-rate x ping_s) of the intervals are idle; pings are events
-         * too, so solve p = window/ping x exp(-(events - p)/window x ping) by iteration */
-        double p = window_s / ping_s, succ = s->c[HK_EV_SUCCESS];
-        for (int it = 0; it < 50; it++) {
-            double q = ev - p > 0 ? ev - p : 0;
-            p = window_s / ping_s * exp(-q / window_s * ping_s);
-            p = p < succ ? p : succ;
+        double succ = s->c[HK_EV_SUCCESS], p;
+        double nominal = s->have1 && s->have5 && !o->window_short ? (double)periods * k_s : 0;
+        if (nominal > 5 * k_s && s->ev5 > s->ev1 && ev >= s->ev5) {
+            /* the three windows cut it in three spans of their own rates (a load that stopped
+             * leaves pings only in the newest), each solved apart; the oldest is as long as
+             * its events at the middle's rate, when that is shorter than its nominal length
+             * (a master younger than its widest window) */
+            double mid = (s->ev5 - s->ev1) / (4 * k_s), old = fmin(nominal - 5 * k_s,
+                                                                 (ev - s->ev5) / mid);
+            p = pings_in(k_s, s->ev1, ping_s) + pings_in(4 * k_s, s->ev5 - s->ev1, ping_s) +
+                pings_in(old, ev - s->ev5, ping_s);
         }
-        o->pings_est = p;
+        else
+            p = pings_in(window_s, ev, ping_s);
+        o->pings_est = p < succ ? p : succ;
     }
     double total_ms = s->total_ms;
     int have_total = s->have_total;
@@ -138,7 +160,7 @@ int hk_calib(const hk_status_file *st, const hk_cluster *cl, hk_calib_host **out
     for (int h = 0; h < cl->nhosts; h++) {
         if (!o[h].found)
             continue;
-        derive(cl, h, &acc[h], acc[h].by_agent ? 0 : window_s, k_s, &o[h]);
+        derive(cl, h, &acc[h], acc[h].by_agent ? 0 : window_s, k_s, st->periods, &o[h]);
         if (acc[h].by_agent)
             snprintf(o[h].source, sizeof o[h].source, "SHOW STATUS agent rows (lifetime)");
         else
