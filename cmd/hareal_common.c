@@ -99,20 +99,20 @@ static int opt_metrics(void *set, const char *prog, const char *opt, const char 
     return -1;
 }
 
+/* --table-map, checked by the kit's one parser (hk_cmd_table_map), then split in place. */
 static int opt_table_map(void *set, const char *prog, const char *opt, const char *v)
 {
     rl_common *c = set;
-    const char *eq = strchr(v, '=');
-    if (!eq || eq == v || !eq[1] || c->ntmap == RL_TMAP_MAX || strlen(v) >= 255) {
-        fprintf(stderr, "%s: %s: expected LOGNAME=CONFIGNAME (at most %d), got '%s'\n", prog,
-                opt, RL_TMAP_MAX, v);
+    const char *arg[RL_TMAP_MAX];
+    int n = c->ntmap;
+    if (hk_cmd_table_map(prog, opt, v, arg, &n, RL_TMAP_MAX) < 0)
         return -1;
-    }
     char *b = c->tmap_buf[c->ntmap];
-    snprintf(b, 256, "%s", v);
-    b[eq - v] = '\0';
+    snprintf(b, sizeof c->tmap_buf[0], "%s", v);
+    char *eq = strchr(b, '=');
+    *eq = '\0';
     c->tmap[c->ntmap][0] = b;
-    c->tmap[c->ntmap][1] = b + (eq - v) + 1;
+    c->tmap[c->ntmap][1] = eq + 1;
     c->ntmap++;
     return 0;
 }
