@@ -33,6 +33,15 @@ typedef struct init_args {
     const char *tmap[HK_TMAP_MAX];
 } init_args;
 
+/* The run's clock for a series: its start (the log's first search, else the series' first
+ * whole second) into *t0, and its length. */
+static double run_of(const init_args *a, const logsum *ls, const initseries *ser, double *t0)
+{
+    *t0 = a->log ? (double)ls->first_us / 1e6 : floor(ser->inc.start_s);
+    return a->log ? ceil((double)(ls->last_us - ls->first_us) / 1e6) + 1
+                  : ceil(ser->inc.end_s - *t0);
+}
+
 /* What init read, for the scenario it writes. */
 typedef struct init_in {
     const hk_status_file *st;    /* the status (a series: its healthy windows summed) */
@@ -715,9 +724,7 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
     if (a->log)
         burst_faults(o, cl, c, ls);
     if (in->ser) {
-        double t0 = a->log ? (double)ls->first_us / 1e6 : floor(in->ser->inc.start_s);
-        double run = a->log ? ceil((double)(ls->last_us - ls->first_us) / 1e6) + 1
-                            : ceil(in->ser->inc.end_s - t0);
+        double t0, run = run_of(a, ls, in->ser, &t0);
         initseries_faults(o, in->ser, cl, t0, run);
     }
     if (pin_inputs(o, a, cfg, ls) < 0)
@@ -831,9 +838,9 @@ int hasim_init(int argc, char **argv)
                     "says so)\n", a.config, a.min_msec);
         init_in in = {base, c, &ls, a.series ? &ser : NULL, started};
         rc = write_out(&a, L.cl, &in);
+        double t0 = 0, run = a.series ? run_of(&a, &ls, &ser, &t0) : 0;
         if (!rc && a.series)
-            initseries_say(stdout, &ser, L.cl, a.log ? (double)ls.first_us / 1e6
-                                                     : floor(ser.inc.start_s));
+            initseries_say(stdout, &ser, L.cl, t0, run);
     }
     initlog_free(&ls);
     initseries_free(&ser);

@@ -114,7 +114,7 @@ void initseries_free(initseries *s);
 void initseries_timeline(FILE *o, const initseries *s, const hk_cluster *cl, double t0);
 void initseries_faults(FILE *o, const initseries *s, const hk_cluster *cl, double t0,
                        double run_s);
-void initseries_say(FILE *o, const initseries *s, const hk_cluster *cl, double t0);
+void initseries_say(FILE *o, const initseries *s, const hk_cluster *cl, double t0, double run_s);
 /* Each calibrated host's source: the healthy windows it came from. */
 void initseries_sources(const initseries *s, const hk_cluster *cl, hk_calib_host *c);
 

@@ -310,7 +310,7 @@ void initseries_sources(const initseries *s, const hk_cluster *cl, hk_calib_host
     }
 }
 
-void initseries_say(FILE *o, const initseries *s, const hk_cluster *cl, double t0)
+void initseries_say(FILE *o, const initseries *s, const hk_cluster *cl, double t0, double run_s)
 {
     fprintf(o, "incident: %d snapshots, %g s periods, %.1f s: %d fault(s)\n", s->n,
             s->inc.period_s, s->inc.end_s - s->inc.start_s, s->inc.nfaults);
@@ -318,8 +318,11 @@ void initseries_say(FILE *o, const initseries *s, const hk_cluster *cl, double t
         const hk_inc_fault *f = &s->inc.faults[i];
         char why[512];
         fault_why(why, sizeof why, s, f);
-        fprintf(o, "  %s %s from %.1f s to %.1f s (%s)\n", cl->hosts[f->host].name,
-                f->kind == HK_FAULT_SLOW ? "slow" : hk_fault_name(f->kind), f->from_s - t0,
-                f->to_s - t0, why);
+        double at = f->from_s - t0, to = f->to_s - t0;
+        const char *in = at < 0 || to > run_s ? "; in the scenario as far as the run goes" : "";
+        if (fmin(to, run_s) - fmax(at, 0) < 0.001)
+            in = "; outside the run: a comment in the scenario, no fault";
+        fprintf(o, "  %s %s from %.1f s to %.1f s (%s%s)\n", cl->hosts[f->host].name,
+                f->kind == HK_FAULT_SLOW ? "slow" : hk_fault_name(f->kind), at, to, why, in);
     }
 }
