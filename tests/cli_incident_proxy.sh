@@ -125,7 +125,7 @@ done
 others=$(grep "^fault " "$T/model.scn" | grep -vc "^fault 127.0.0.1:$PX ")
 check "no fault on the healthy mirrors ($others)" '[ "$others" -eq 0 ]'
 check "every fault init reports is in the scenario" '[ $(grep -c "^  127.0.0.1:[0-9]* [a-z]* from" "$T/init.out") -le $(grep -c "^fault " "$T/model.scn") ]'
-"$B/hasim" "$T/model.scn" --out "$T/sim" --quiet 2> "$T/sim.err"
+"$B/hasim" "$T/model.scn" --out "$T/sim" --queries --quiet 2> "$T/sim.err"
 check "the model runs" '[ $? -eq 0 ] && [ -s "$T/sim/timeline.csv" ]'
 
 # per 2 s window, each mirror's share of the answered searches: the mirrors' and the proxy's logs
@@ -165,8 +165,22 @@ nwin=$(cut -d' ' -f1 "$T/cmp.win" | sort -u | wc -l)
 worst=$(awk '$4 >= w {w = $4; at = $1 " mirror " $2 " " $3} END {printf "%.3f (window %s)", w, at}' "$T/cmp.win")
 check "per-window shares of $nwin windows within 10 points of what the mirrors logged (worst $worst; edges $edges against their neighbours; the stuck fault's windows $skip left out)" '[ "$nwin" -ge 18 ] && [ -n "$skip" ] && awk "\$4 > 0.10 {bad = 1} END {exit bad}" "$T/cmp.win"'
 
-"$S/bench/tail.sh" "$B" "$T/prod.conf" "$T/snap" "$T/prod/query.log" > "$T/tail.out" 2>&1; rc=$?
-check "the tail: $(tr -s " \n" " " < "$T/tail.out")" '[ $rc -eq 0 ] && [ $(grep -c "^p99" "$T/tail.out") -eq 2 ]'
+# The tail, p99 and p99.9 of the answered searches' agent time within 20% of the log's, outside
+# the stuck fault's span (from its start to a query timeout and a window past its end: there
+# how many searches the model holds hangs on whether their timeouts beat a re-weighting by
+# milliseconds, as for the shares above; a run: p99.9 68x the log's) and the slow one's (the
+# proxy adds 20 ms to each reply, where slow(F) multiplies the agent's time, spread included:
+# a run gave p99.9 44 ms against 28).
+span=$( (sed -n 's/^fault [^ ]* { at = \([0-9.]*\)s  for = \([0-9.]*\)s  kind = stuck }.*/\1 \2/p' "$T/model.scn" | awk '{printf "%.3f %.3f ", $1, $1 + $2 + 3 + 2}'
+        sed -n 's/^fault [^ ]* { at = \([0-9.]*\)s  for = \([0-9.]*\)s  kind = slow(.*/\1 \2/p' "$T/model.scn" | awk '{printf "%.3f %.3f ", $1 - 2, $1 + $2 + 2}') )
+sed -n 's|^/\* [A-Z][a-z]* \([A-Z][a-z]*\) *\([0-9]*\) \([0-9:]*\)\.\([0-9]*\) \([0-9]*\) conn .* real \([0-9.]*\) [^*]*\*/ [^;]*; /\* agents=(\([0-9.]*\)) \*/$|\1 \2 \3 \4 \5 \6 \7|p' "$T/prod/query.log" |
+  awk -v t0="$t0" -v span="$span" 'BEGIN {split("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec", m, " "); for (i = 1; i <= 12; i++) mon[m[i]] = i; ns = split(span, sp, " ")}
+    {split($3, hms, ":"); t = mktime($5 " " mon[$1] " " $2 " " hms[1] " " hms[2] " " hms[3]) + ("0." $4) - $6 - t0
+     for (i = 1; i < ns; i += 2) if (t >= sp[i] && t <= sp[i + 1]) next; printf "%.3f\n", $7 * 1000}' | sort -n > "$T/log.tail"
+awk -F, -v span="$span" 'BEGIN {ns = split(span, sp, " ")} NR > 1 && $8 == "ok" {for (i = 1; i < ns; i += 2) if ($3 >= sp[i] && $3 <= sp[i + 1]) next; print $9}' "$T/sim/queries.csv" | sort -n > "$T/sim.tail"
+pq() { awk -v p="$1" '{x[NR] = $1} END {k = (NR - 1) * p / 100; f = int(k); printf "%.3f", NR ? x[f + 1] + (x[f + 2 > NR ? NR : f + 2] - x[f + 1]) * (k - f) : 0}' "$2"; }
+tails="log p99 $(pq 99 "$T/log.tail") p99.9 $(pq 99.9 "$T/log.tail") ($(wc -l < "$T/log.tail") searches), model p99 $(pq 99 "$T/sim.tail") p99.9 $(pq 99.9 "$T/sim.tail") ($(wc -l < "$T/sim.tail"))"
+check "the tail outside the stuck and slow spans ($span s) within 20%: $tails" '[ $(echo $span | wc -w) -eq 4 ] && [ $(wc -l < "$T/log.tail") -gt 10000 ] && (for q in 99 99.9; do awk -v a="$(pq $q "$T/sim.tail")" -v b="$(pq $q "$T/log.tail")" "BEGIN {r = a / b; exit !(b > 0 && r >= 0.8 && r <= 1.2)}" || exit 1; done)'
 if [ "$fail" -ne 0 ]; then cat "$T/init.out" "$T/init.err"; grep "^fault\|^# *-\?[0-9]" "$T/model.scn" | head -60; cat "$T/both.win" | awk '$1 > 0' | head -120; fi
 
 echo "cli_incident_proxy: $pass passed, $fail failed"
