@@ -196,34 +196,37 @@ static double cut_of(const logline *l)
     return whole ? 1.0 : 0;
 }
 
-int initlog_fit(logsum *ls, const hk_cluster *cl, int t, int j, hk_fit *f)
+/* A copy of line (t, j)'s kept times into *x (the caller frees it) and their cut into *q:
+ * their count, 0 when the log has none or no memory is left. */
+static long line_times(const logsum *ls, const hk_cluster *cl, int t, int j, double **x,
+                       double *q)
 {
     int k = initlog_table(ls, cl, t);
+    *x = NULL;
     if (k < 0 || j >= LOG_LINES || !ls->line[k][j].n)
-        return -1;
-    logline *l = &ls->line[k][j];
-    double q = cut_of(l);
-    double *x = malloc((size_t)l->n * sizeof *x);
-    if (!x)
-        return -1;
-    memcpy(x, l->ms, (size_t)l->n * sizeof *x);
-    int r = hk_fit_times(x, l->n, q, f);
+        return 0;
+    const logline *l = &ls->line[k][j];
+    *q = cut_of(l);
+    if (!(*x = malloc((size_t)l->n * sizeof **x)))
+        return 0;
+    memcpy(*x, l->ms, (size_t)l->n * sizeof **x);
+    return l->n;
+}
+
+int initlog_fit(logsum *ls, const hk_cluster *cl, int t, int j, hk_fit *f)
+{
+    double *x, q = 0;
+    long n = line_times(ls, cl, t, j, &x, &q);
+    int r = n ? hk_fit_times(x, n, q, f) : -1;
     free(x);
     return r;
 }
 
 int initlog_fitmix(const logsum *ls, const hk_cluster *cl, int t, int j, hk_fitmix *m)
 {
-    int k = initlog_table(ls, cl, t);
-    if (k < 0 || j >= LOG_LINES || !ls->line[k][j].n)
-        return -1;
-    const logline *l = &ls->line[k][j];
-    double q = cut_of(l);
-    double *x = malloc((size_t)l->n * sizeof *x);
-    if (!x)
-        return -1;
-    memcpy(x, l->ms, (size_t)l->n * sizeof *x);
-    int r = hk_fitmix_times(x, l->n, q, m);
+    double *x, q = 0;
+    long n = line_times(ls, cl, t, j, &x, &q);
+    int r = n ? hk_fitmix_times(x, n, q, m) : -1;
     free(x);
     return r;
 }

@@ -7,7 +7,8 @@
 # and the generated scenario's run must give per-window shares within 3.5 standard errors of the
 # two windows' counts (5 points at least), and pooled over the steady windows within 5 points, of what the
 # mirrors really answered (around the fault's edges: within one window either way).
-B=${1:?build dir}
+B=${1:?build dir}; S=${2:?source dir}
+. "$S/tests/lib.sh"
 if ! command -v searchd > /dev/null || ! command -v mysql > /dev/null; then
   if [ "${CI:-}" = true ]; then echo "cli_incident: searchd or mysql missing: 0 passed, 1 failed"; exit 1; fi
   echo "cli_incident: searchd/mysql not installed (.ci/setup installs them): skipped"; exit 77
@@ -16,11 +17,8 @@ T=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; [ -n "${KEEP:-}" ] && { echo "kept $T"; return; }; rm -rf "$T"; }
 trap cleanup EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
 P=$(( 13000 + ($$ % 95) * 10 ))  # 13000-13950: below the ephemeral range, apart from other tests
 M1=$P; M2=$((P+1)); M3=$((P+2)); QL=$((P+3))
-wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 now() { date +%s.%N; }
 mirror() { exec "$B/hareal" mirror --listen 127.0.0.1:$1 --service "constant($2ms)" --log "$3" --quiet; }
 
@@ -35,19 +33,8 @@ index d
     agent       = 127.0.0.1:$M1|127.0.0.1:$M2|127.0.0.1:$M3:shard
     ha_strategy = nodeads
 }
-searchd
-{
-    listen           = 127.0.0.1:$QL:mysql41
-    log              = $T/prod/searchd.log
-    query_log        = $T/prod/query.log
-    query_log_format = sphinxql
-    pid_file         = $T/prod/searchd.pid
-    workers          = threads
-    binlog_path      =
-    ha_period_karma  = 2
-    ha_ping_interval = 500
-}
 CONF
+sd_master "$T/prod" $QL 2 500 >> "$T/prod.conf"
 wait_port $M1; wait_port $M2; wait_port $M3
 searchd --config "$T/prod.conf" --nodetach > "$T/prod/searchd.out" 2>&1 & PIDS+=($!)
 wait_port $QL; sleep 1  # pings: every mirror alive before the load

@@ -11,6 +11,7 @@
 #  6. the Debian sample config (agent lines uncommented): hakarma skips the agents searchd skips.
 set -u
 B=$1; S=$2
+. "$S/tests/lib.sh"
 for bin in hareal hasim; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
 if ! command -v searchd > /dev/null || ! command -v mysql > /dev/null; then
   if [ "${CI:-}" = true ]; then echo "cli_interop: searchd or mysql missing: 0 passed, 1 failed"; exit 1; fi
@@ -20,14 +21,11 @@ T=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; [ -n "${HK_KEEP:-}" ] && cp -r "$T" "$HK_KEEP"; rm -rf "$T"; }
 trap cleanup EXIT
-pass=0; fail=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
 H="$B/hareal"
 P=$(( 21000 + ($$ % 190) * 10 ))  # 21000-22910: below the ephemeral range, apart from other tests
 M1=$P; M2=$((P+1)); API1=$((P+2)); API2=$((P+3)); QL=$((P+4))
 M3=$((P+5)); M4=$((P+6)); M5=$((P+7)); M6=$((P+8)); DS=$((P+9)); QL2=$((P+10))
 M7=$((P+11)); M8=$((P+12))
-wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; return 1; }
 sql() { mysql -h127.0.0.1 -P$QL -N -B -e "$1" 2>&1; }
 
 "$H" mirror --listen 127.0.0.1:$M1 --service "constant(2ms)" --log "$T/m1.csv" --matches 2 --quiet & PIDS+=($!)
@@ -141,19 +139,8 @@ index e2
     agent       = 127.0.0.1:$M8:e2b
     ha_strategy = random
 }
-searchd
-{
-    listen           = 127.0.0.1:$QL2:mysql41
-    log              = $T/prod/searchd.log
-    query_log        = $T/prod/query.log
-    query_log_format = sphinxql
-    pid_file         = $T/prod/searchd.pid
-    workers          = threads
-    binlog_path      =
-    ha_period_karma  = 2
-    ha_ping_interval = 200
-}
 CONF
+sd_master "$T/prod" $QL2 2 200 >> "$T/prod.conf"
 wait_port $M3; wait_port $M4; wait_port $M5; wait_port $M6
 searchd --config "$T/prod.conf" --nodetach > "$T/prod/searchd.out" 2>&1 & PIDS+=($!)
 wait_port $QL2; sleep 0.5  # a few pings: every mirror alive before the load

@@ -142,25 +142,7 @@ check "a hakarma extension strategy cannot be given to searchd: refused, nothing
 
 # 5. one mirror is a real agent
 mkdir -p "$T/agent"
-cat > "$T/agent/agent.conf" <<CONF
-index shard1
-{
-    type         = rt
-    path         = $T/agent/rt
-    rt_field     = title
-    rt_attr_uint = gid
-}
-searchd
-{
-    listen      = 127.0.0.1:$((P+5))
-    listen      = 127.0.0.1:$((P+6)):mysql41
-    log         = $T/agent/searchd.log
-    query_log   = $T/agent/query.log
-    pid_file    = $T/agent/searchd.pid
-    workers     = threads
-    binlog_path =
-}
-CONF
+sd_agent "$T/agent" shard1 $((P+5)) $((P+6)) > "$T/agent/agent.conf"
 searchd --config "$T/agent/agent.conf" --nodetach > "$T/agent/out" 2>&1 & AG=$!; PIDS+=($AG)
 wait_port $((P+6))
 mysql -h127.0.0.1 -P$((P+6)) -e "INSERT INTO shard1 (id, title, gid) VALUES (1,'hakarma one',1),(2,'hakarma two',2)" > /dev/null 2>&1

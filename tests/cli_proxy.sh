@@ -32,29 +32,8 @@ PX2=$((P+7)); API2=$((P+8)); MX=$((P+9))
 sql() { mysql -h127.0.0.1 -P$QM -N -B -e "$1" 2>&1; }
 api() { curl -s -o "$T/api.body" -w "%{http_code}" "$@"; }
 
-agent_conf() {  # folder, API port, SQL port
-  mkdir -p "$T/$1"
-  cat <<CONF
-index rt
-{
-    type         = rt
-    path         = $T/$1/rt
-    rt_field     = title
-    rt_attr_uint = gid
-}
-searchd
-{
-    listen      = 127.0.0.1:$2
-    listen      = 127.0.0.1:$3:mysql41
-    log         = $T/$1/searchd.log
-    query_log   = $T/$1/query.log
-    pid_file    = $T/$1/searchd.pid
-    workers     = threads
-    binlog_path =
-}
-CONF
-}
-agent_conf a $AA $QA > "$T/a.conf"; agent_conf b $AB $QB > "$T/b.conf"
+mkdir -p "$T/a" "$T/b"
+sd_agent "$T/a" rt $AA $QA > "$T/a.conf"; sd_agent "$T/b" rt $AB $QB > "$T/b.conf"
 mkdir -p "$T/m"
 cat > "$T/m.conf" <<CONF
 index direct
