@@ -144,11 +144,18 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
     hk_ans a = {&fd, &m->tl, s, 1};
     if (rc == 0 && !o->c.quiet)
         rl_report(stdout, m, d, WHO, &a, 0);
-    hk_buf verdict; /* --compare-sim's, in report.txt too (so in index.html) */
+    hk_buf verdict, table; /* --compare-sim's, in report.txt too (so in index.html) */
     hk_buf_init(&verdict);
+    hk_buf_init(&table);
     int crc = rc == 0 && o->compare ? rl_compare_sim(lv->cl.self, lv->cl.scn, o->c.out,
-                                                     o->c.strategy, o->c.quiet, dur, seed,
-                                                     variant, &verdict) : 0;
+                                                     o->c.strategy, dur, seed, variant,
+                                                     o->c.quiet ? NULL : &table, &verdict, &e)
+                                    : 0;
+    if (crc < 0)
+        hk_print_err(WHO ": --compare-sim", &e);
+    else if (table.s)
+        fputs(table.s, stdout);
+    hk_buf_free(&table);
     hk_out ro;
     if (rc == 0 && (rc = hk_out_open(&ro, o->c.out, "report.txt", &e)) == 0) {
         rl_report(ro.f, m, d, WHO, &a, 1);

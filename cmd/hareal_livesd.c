@@ -121,11 +121,17 @@ static int report(sdrun *r, int64_t dur)
                        (double)dur / 1e6, r->s->cl->set.karma_s, o->seed};
     int rc = rl_sdsum_write(&in, &e), crc = 0;
     free(starts);
-    hk_buf verdict; /* --compare-sim's, in report.txt too (so in index.html) */
+    hk_buf verdict, table; /* --compare-sim's, in report.txt too (so in index.html) */
     hk_buf_init(&verdict);
-    if (rc == 0 && o->compare)
-        crc = rl_compare_sim(o->self, o->scn_path, o->out, o->strategy, o->quiet, dur, o->seed,
-                             o->variant, &verdict);
+    hk_buf_init(&table);
+    hk_err ce;
+    if (rc == 0 && o->compare &&
+        (crc = rl_compare_sim(o->self, o->scn_path, o->out, o->strategy, dur, o->seed,
+                              o->variant, o->quiet ? NULL : &table, &verdict, &ce)) < 0)
+        hk_print_err(WHO ": --compare-sim", &ce);
+    else if (table.s)
+        fputs(table.s, stdout);
+    hk_buf_free(&table);
     if (rc == 0 && verdict.s)
         fputs(verdict.s, ro.f);
     hk_buf_free(&verdict);

@@ -181,7 +181,8 @@ static void differ_words(hk_buf *w, const char *what, const char *list, int n)
 }
 
 int rl_compare_sim(const char *self, const char *scenario, const char *dir, int strategy,
-                   int quiet, int64_t dur_us, uint64_t seed, int variant, hk_buf *verdict)
+                   int64_t dur_us, uint64_t seed, int variant, hk_buf *table, hk_buf *verdict,
+                   hk_err *err)
 {
     char hasim[1100], simdir[1100], dur[32], seed_s[32];
     snprintf(hasim, sizeof hasim, "%s", self);
@@ -204,30 +205,31 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
         _exit(127);
     }
     int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "hareal live: --compare-sim: %s failed\n", hasim);
-        return -1;
-    }
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return hk_err_set(err, hasim, 0, 0, "the simulation of %s failed (its run is %s)",
+                          scenario, simdir);
     srow *real = calloc(1024, sizeof *real), *sim = real ? real + 512 : NULL;
     if (!real)
-        return -1;
+        return hk_err_set(err, dir, 0, 0, "out of memory");
     char p[1200];
     snprintf(p, sizeof p, "%s/summary.csv", dir);
     int nr = read_summary(p, real, 512);
     snprintf(p, sizeof p, "%s/summary.csv", simdir);
     int ns = read_summary(p, sim, 512);
     hk_out co;
-    hk_err e;
-    if (nr < 0 || ns < 0 || hk_out_open(&co, dir, "compare.csv", &e) < 0) {
-        fprintf(stderr, "hareal live: --compare-sim: cannot read the summaries or write compare.csv\n");
+    if (nr < 0 || ns < 0) {
+        free(real);
+        return hk_err_set(err, p, 0, 0, "expected the runs' summary.csv files, readable");
+    }
+    if (hk_out_open(&co, dir, "compare.csv", err) < 0) {
         free(real);
         return -1;
     }
     if (read_latencies(dir, real, nr) < 0) {
-        fprintf(stderr, "hareal live: --compare-sim: cannot read %s/queries.csv\n", dir);
         hk_out_abort(&co);
         free(real);
-        return -1;
+        snprintf(p, sizeof p, "%s/queries.csv", dir);
+        return hk_err_set(err, p, 0, 0, "expected the real run's queries, readable");
     }
     fputs("table,agent,mirror,share_real,share_sim,p50_real_ms,p50_sim_ms,p99_real_ms,p99_sim_ms,"
           "failed_real,failed_sim,attempts_real,attempts_sim,share_bound,share_agrees,"
@@ -235,9 +237,9 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
           "p50_real_hi_ms,p50_agrees,p99_real_lo_ms,p99_real_hi_ms,p99_agrees\n", co.f);
     char dl[4][600] = {"", "", "", ""};
     int nd[4] = {0, 0, 0, 0}, judged_q = 0;
-    FILE *out = quiet ? NULL : stdout;
+    hk_buf *out = table;
     if (out)
-        fprintf(out, "real vs simulated (%s):\n%-40s %10s %10s %10s %10s %10s %10s %8s %8s\n",
+        hk_buf_printf(out, "real vs simulated (%s):\n%-40s %10s %10s %10s %10s %10s %10s %8s %8s\n",
                 simdir, "table,agent,mirror", "share", "sim", "p50_ms", "sim", "p99_ms", "sim",
                 "failed", "sim");
     char slow[600] = "", worst_key[600] = "";
@@ -259,7 +261,7 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
             snprintf(slow + strlen(slow), sizeof slow - strlen(slow), "%s%s p50 %.2f ms real vs "
                      "%.2f simulated", nslow++ ? "; " : "", real[i].key, real[i].p50, s50);
         if (out)
-            fprintf(out, "%-40s %10.4f %10.4f %10.3f %10.3f %10.3f %10.3f %8.0f %8.0f\n",
+            hk_buf_printf(out, "%-40s %10.4f %10.4f %10.3f %10.3f %10.3f %10.3f %8.0f %8.0f\n",
                     real[i].key, real[i].share, ss, real[i].p50, s50, real[i].p99, s99,
                     real[i].failed, sf);
         char l[4][40];
@@ -323,18 +325,18 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
                   "false alarm from sampling alone: about 0.1%% per figure\n",
                   100 * RL_SHARE_TOL, RL_Z, 100 * RL_FAILED_TOL, RL_Z, RL_Z, RL_LOOPBACK_MS);
     if (out && nr)
-        fprintf(out, "%s: the largest share difference is %.1f points (%s)%s\n",
+        hk_buf_printf(out, "%s: the largest share difference is %.1f points (%s)%s\n",
                 worst <= RL_AGREE ? "agreement" : "DISAGREEMENT", 100 * worst, worst_key,
                 worst <= RL_AGREE ? ", within the 5 points a live run is held to" :
                 ": more than the 5 points a live run is held to; read both runs' report.txt");
     if (out && nslow)
-        fprintf(out, "WARNING: real latencies exceed the simulated ones by more than loopback "
+        hk_buf_printf(out, "WARNING: real latencies exceed the simulated ones by more than loopback "
                 "overhead (%.1f ms) on %d mirror(s): %s. This machine was busy or its timers are "
                 "coarse: compare the shares, not the latencies\n", RL_LOOPBACK_MS, nslow, slow);
     if (out)
-        fputs(verdict->s ? verdict->s : "", out);
+        hk_buf_printf(out, "%s", verdict->s ? verdict->s : "");
     for (int i = 0; i < nr; i++)
         free(real[i].lat);
     free(real);
-    return hk_out_commit(&co, &e);
+    return hk_out_commit(&co, err);
 }
