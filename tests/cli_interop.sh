@@ -191,10 +191,14 @@ check "init: d2's mirrors keep their measured means and get their own spread, no
 "$B/hasim" "$T/ev.scn" --out "$T/ev" --quiet 2> /dev/null
 # the tail (issue 37): init's model of the whole capture (d2's and e2's load, the status after
 # both) predicts the log's p99 and p99.9 within 20%, and e2's lognormal mirrors' p99 within 25% of
-# what each logged itself (bench/tail.sh; d2's mirrors are constant: their spread is the master's)
-mysql -h127.0.0.1 -P$QL2 -B -e "SHOW AGENT STATUS" > "$T/prod_status2.tsv" 2>&1
-"$S/bench/tail.sh" "$B" "$T/prod.conf" "$T/prod_status2.tsv" "$T/prod/query.log" "$T/127.0.0.1_$M7.csv" "$T/127.0.0.1_$M8.csv" > "$T/tail.out" 2>&1; rc=$?
-check "init's model predicts the capture's tail: $(tr -s " \n" " " < "$T/tail.out")" '[ $rc -eq 0 ] && [ $(grep -c "ratio" "$T/tail.out") -eq 4 ]'
+# what each logged itself (bench/tail.sh; d2's mirrors are constant: their spread is the master's).
+# A measurement: not under the sanitizers, whose slowdown the master's times take and the
+# mirrors' own logs do not (one run there: a mirror's p99 1.33x its own).
+if [ -z "${HK_SANITIZED:-}" ]; then
+  mysql -h127.0.0.1 -P$QL2 -B -e "SHOW AGENT STATUS" > "$T/prod_status2.tsv" 2>&1
+  "$S/bench/tail.sh" "$B" "$T/prod.conf" "$T/prod_status2.tsv" "$T/prod/query.log" "$T/127.0.0.1_$M7.csv" "$T/127.0.0.1_$M8.csv" > "$T/tail.out" 2>&1; rc=$?
+  check "init's model predicts the capture's tail: $(tr -s " \n" " " < "$T/tail.out")" '[ $rc -eq 0 ] && [ $(grep -c "ratio" "$T/tail.out") -eq 4 ]'
+fi
 sim_part=$(sed -n 's/^queries: \([0-9]*\): answered [0-9]* (ok [0-9]*, partial \([0-9]*\)).*/\2 \1/p' "$T/ev/report.txt")
 check "the model's partial results at the log's rate within a point (log $logw/$all, model ${sim_part:-none})" '[ -n "$sim_part" ] && awk -v s="$sim_part" -v w=$logw -v a=$all "BEGIN {split(s, x, \" \"); d = x[1] / x[2] - w / a; exit !(x[2] > 0 && d < 0.01 && d > -0.01)}"'
 
