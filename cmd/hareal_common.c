@@ -22,28 +22,17 @@ void rl_common_init(rl_common *c, int variant, long long seed)
 
 int rl_variant(rl_common *c, int fallback, const char *fallback_why, const char *who)
 {
-    char why[HK_EVVAR_WHY] = "as --variant says";
-    int v = c->variant;
+    char why[HK_EVVAR_WHY];
+    hk_status_file st = {0};
     hk_err e;
-    if (v < 0 && c->status) {
-        hk_status_file st;
-        int r = hk_evvar_load_status(c->status, &st, &e);
-        if (r == 0)
-            v = hk_evvar_status(&st, why, sizeof why);
-        hk_status_file_free(&st);
-        if (r < 0) {
-            hk_print_err(who, &e);
-            return HK_EXIT_INPUT;
-        }
-    }
-    if (v < 0 && c->searchd_log &&
-        (v = hk_evvar_searchd_log(c->searchd_log, why, sizeof why, &e)) == -2) {
+    int v = c->variant < 0 && c->status && hk_evvar_load_status(c->status, &st, &e) < 0
+                ? -1
+                : hk_evvar_decide(c->variant, c->status ? &st : NULL, c->searchd_log, fallback,
+                                  fallback_why, why, sizeof why, &e);
+    hk_status_file_free(&st);
+    if (v < 0) {
         hk_print_err(who, &e);
         return HK_EXIT_INPUT;
-    }
-    if (v < 0) {
-        v = fallback;
-        snprintf(why, sizeof why, "%s", fallback_why);
     }
     c->variant = v;
     if (!c->quiet) /* which searchd it plays decides the shares: never in silence */

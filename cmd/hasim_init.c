@@ -283,10 +283,12 @@ static void shape_note(FILE *o, const evidence *ev, int measured)
         fprintf(o, "the shape is a guess (the log has no agents=() times for it)");
 }
 
+#define IDLE_MIN 10              /* timed searches under which a host's window is idle */
+
 /* Why a measured host has no query time: an idle master, or Manticore's status. */
 static void no_time(FILE *o, const hk_calib_host *c, int manticore)
 {
-    if (c && c->attempts < 10)
+    if (c && c->attempts < IDLE_MIN)
         fprintf(o, "    service = lognormal(median=10ms, sigma=0.5)   # a guess: the master sent "
                 "it %.0f timed search(es) in the status's window (an idle master: save the status "
                 "after it has served a load)\n", c->attempts);
@@ -680,9 +682,9 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
     fprintf(o, "sim { config = %s  variant = %s  seed = 1%s }%s\n\n", cfg,
             hk_variant_get(a->var >= 0 ? a->var : HK_VAR_MANTICORE)->name, start,
             in->started_s >= 0 ? "   # started: searchd's last start in --searchd-log" : "");
+    double t0 = 0, run = in->ser ? run_of(a, ls, in->ser, &t0) : 0;
     if (in->ser)
-        initseries_timeline(o, in->ser, cl, a->log ? (double)ls->first_us / 1e6
-                                                   : floor(in->ser->inc.start_s));
+        initseries_timeline(o, in->ser, cl, t0);
     int missing = 0;
     linemixes cache = {.l = calloc((size_t)cl->nhosts + 1, sizeof(linemix))};
     if (!cache.l)
@@ -710,12 +712,12 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
     int found = 0, idle = 0;
     for (int h = 0; c && h < cl->nhosts; h++) {
         found += c[h].found;
-        idle += c[h].found && c[h].attempts < 10;
+        idle += c[h].found && c[h].attempts < IDLE_MIN;
     }
     if (found && idle == found)
-        fprintf(stderr, P ": warning: %s: an idle master: none of its %d hosts had 10 timed "
+        fprintf(stderr, P ": warning: %s: an idle master: none of its %d hosts had %d timed "
                 "searches in the status's window, so their latencies are guesses (save the "
-                "status after it has served a load)\n", a->status, found);
+                "status after it has served a load)\n", a->status, found, IDLE_MIN);
     if (missing)
         fprintf(o, "mirror default { service = lognormal(median=10ms, sigma=0.5) }   # a guess: "
                 "%d host(s) %s\n", missing, c ? "not in the status" : "(no --status given)");
@@ -723,10 +725,8 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
     workload(o, a, cl, in);
     if (a->log)
         burst_faults(o, cl, c, ls);
-    if (in->ser) {
-        double t0, run = run_of(a, ls, in->ser, &t0);
+    if (in->ser)
         initseries_faults(o, in->ser, cl, t0, run);
-    }
     if (pin_inputs(o, a, cfg, ls) < 0)
         return -1;
     return ferror(o) ? -1 : 0;
@@ -736,19 +736,12 @@ static int write_scenario(FILE *o, const init_args *a, const hk_cluster *cl, con
  * its layout; then searchd's log), and why, on stderr; a->var set to it. */
 static int variant_of(init_args *a, const hk_status_file *st, hk_err *e)
 {
-    char why[HK_EVVAR_WHY] = "as --variant says";
-    int v = a->var;
-    if (v < 0 && st)
-        v = hk_evvar_status(st, why, sizeof why);
-    if (v < 0 && a->searchd_log && (v = hk_evvar_searchd_log(a->searchd_log, why, sizeof why,
-                                                              e)) == -2)
+    char why[HK_EVVAR_WHY];
+    a->var = hk_evvar_decide(a->var, st, a->searchd_log, HK_VAR_MANTICORE, "nothing in the "
+                             "evidence says which searchd it is (the default; --variant to "
+                             "choose)", why, sizeof why, e);
+    if (a->var < 0)
         return -1;
-    if (v < 0) {
-        v = HK_VAR_MANTICORE;
-        snprintf(why, sizeof why, "nothing in the evidence says which searchd it is (the "
-                 "default; --variant to choose)");
-    }
-    a->var = v;
     fprintf(stderr, P ": variant %s: %s\n", hk_variant_get(a->var)->name, why);
     return 0;
 }

@@ -71,15 +71,6 @@ static void blame(logsum *ls, const hk_qrec *q)
     initburst_error(ls, h, q->t_us);
 }
 
-/* Whether any host is in one of the incident's faults at t (a karma period either side). */
-static int in_incident(const logsum *ls, int64_t t_us)
-{
-    for (int h = 0; ls->inc && h < ls->inc->nhosts; h++)
-        if (hk_incident_fault_at(ls->inc, h, (double)t_us / 1e6, ls->inc->period_s))
-            return 1;
-    return 0;
-}
-
 static void record(logsum *ls, const hk_qrec *q)
 {
     if (!ls->n++)
@@ -89,7 +80,9 @@ static void record(logsum *ls, const hk_qrec *q)
     if (k >= 0) {
         ls->searches[k]++;
         initburst_query(ls, k, q->t_us);
-        int out = q->nagents && in_incident(ls, q->t_us);
+        /* a faulted mirror's times are no mirror's own shape (a karma period either side) */
+        int out = q->nagents && ls->inc &&
+                  hk_incident_fault_at(ls->inc, -1, (double)q->t_us / 1e6, ls->inc->period_s);
         ls->unfitted += out;
         for (int j = 0; !out && j < q->nagents && j < LOG_LINES; j++)
             keep(&ls->line[k][j], 1000 * q->agent_s[j], &ls->rs);

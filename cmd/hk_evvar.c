@@ -77,6 +77,22 @@ int hk_evvar_searchd_log(const char *path, char *why, size_t n, hk_err *e)
     return v;
 }
 
+int hk_evvar_decide(int given, const hk_status_file *st, const char *searchd_log, int fallback,
+                    const char *fallback_why, char *why, size_t n, hk_err *e)
+{
+    int v = given;
+    snprintf(why, n, "as --variant says");
+    if (v < 0 && st)
+        v = hk_evvar_status(st, why, n);
+    if (v < 0 && searchd_log && (v = hk_evvar_searchd_log(searchd_log, why, n, e)) == -2)
+        return -1;
+    if (v < 0) {
+        v = fallback;
+        snprintf(why, n, "%s", fallback_why);
+    }
+    return v;
+}
+
 int hk_evvar_read_status(const char *path, char **buf, size_t *len, hk_status_file *st, hk_err *e)
 {
     if (!hk_statjson_is(*buf, *len))

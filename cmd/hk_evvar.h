@@ -19,6 +19,12 @@ int hk_evvar_status(const hk_status_file *st, char *why, size_t n);
  * start in it); -2 with e when it cannot be read. */
 int hk_evvar_searchd_log(const char *path, char *why, size_t n, hk_err *e);
 
+/* The variant to run: given (>= 0: --variant, "as --variant says"), else what st (may be NULL)
+ * says, else what searchd's log at searchd_log (may be NULL) says, else fallback for
+ * fallback_why; its reason into why. The variant, or -1 with e when the log cannot be read. */
+int hk_evvar_decide(int given, const hk_status_file *st, const char *searchd_log, int fallback,
+                    const char *fallback_why, char *why, size_t n, hk_err *e);
+
 /* A saved status in any form: the mysql client's (-B, -t, -E, -s -N), or Manticore's HTTP JSON
  * (turned into its rows first; then line N is data row N). *buf (read by the caller, owned) may
  * be replaced. 0, or -1 with e at file:line:column. */

@@ -54,6 +54,15 @@ double hk_fit_gamma_P(double x, double a, double b)
     return gsl_cdf_gamma_P(x, a, b);
 }
 
+double hk_fit_gamma_Pinv(double p, double a, double b)
+{
+    if (a > 1e3) { /* Wilson and Hilferty: exact to 1e-4 here, where GSL's search may fail */
+        double z = gsl_cdf_ugaussian_Pinv(p), v = 1 - 1 / (9 * a) + z / (3 * sqrt(a));
+        return a * b * v * v * v;
+    }
+    return gsl_cdf_gamma_Pinv(p, a, b);
+}
+
 /* Each run of equal values v of sorted x: spread over [v, v + q), in order. */
 static void spread(double *x, long n, double q)
 {

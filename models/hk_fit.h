@@ -32,6 +32,8 @@ double hk_fit_gamma_shape(double s);
 /* The gamma CDF at x (shape a, scale b), 1 far beyond the body where GSL's asymptotic series
  * would fail (a narrow gamma of huge shape, read far in its tail). */
 double hk_fit_gamma_P(double x, double a, double b);
+/* Its p-quantile (0 < p < 1), by Wilson and Hilferty's cube root where the shape is huge. */
+double hk_fit_gamma_Pinv(double p, double a, double b);
 /* The fitted distance of the kind chosen. */
 double hk_fit_ks(const hk_fit *f);
 

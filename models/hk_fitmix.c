@@ -414,10 +414,5 @@ double hk_fitmix_quantile(const hk_fitmix *m, int c, double p)
         double s = m->sigma[c];
         return gsl_cdf_lognormal_Pinv(p, log(m->mean[c]) - s * s / 2, s);
     }
-    double a = m->shape[c];
-    if (a > 1e3) { /* Wilson and Hilferty: exact to 1e-4 here, where GSL's search may fail */
-        double z = gsl_cdf_ugaussian_Pinv(p), v = 1 - 1 / (9 * a) + z / (3 * sqrt(a));
-        return m->mean[c] * v * v * v;
-    }
-    return gsl_cdf_gamma_Pinv(p, a, m->mean[c] / a);
+    return hk_fit_gamma_Pinv(p, m->shape[c], m->mean[c] / m->shape[c]);
 }

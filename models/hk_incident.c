@@ -213,7 +213,7 @@ static hk_fault_kind kind_of(const hk_incident *inc, int h, int first, int last)
 /* A stuck run: its timeouts were counted a query timeout after their searches went out, so
  * it began that long before the middle of its first window; it ended in the first window of
  * held searches answered, when there is one (held: how many such windows follow it). */
-static void stuck_times(hk_incident *inc, const double *t, hk_inc_fault *f, int held)
+static void stuck_times(const hk_incident *inc, const double *t, hk_inc_fault *f, int held)
 {
     const hk_inc_cell *a = at(inc, f->first, f->host);
     double from = t[f->first] - a->span_s / 2 - inc->qtimeout_s;
@@ -275,7 +275,29 @@ static void slow_fault(hk_incident *inc, const double *t, hk_inc_fault *f)
     }
 }
 
-static int add_fault(hk_incident *inc, const double *t, int h, int first, int last)
+/* When a dead run that ended inside the snapshots ended: placed in the window after it. */
+static double dead_end(const hk_incident *inc, const double *t, const hk_inc_fault *f)
+{
+    int h = f->host, last = f->last;
+    const hk_inc_cell *b = at(inc, last + 1, h), *d = at(inc, last, h); /* ended in b */
+    double r = rate_in(inc, last + 2, h), rf = d->span_s > 0 ? d->failed / d->span_s : 0;
+    double to = place(t, last + 1, b->span_s, b->ok, r > 0 ? r : rate_in(inc, last + 1, h), 0);
+    /* The answers at the rate beside give a late bound: a host back at a master's low weight
+     * (2.2.11's 10% for a mirror without timed queries, until it re-weights) answers slower
+     * than after. The failures it still had, at the dead windows' rate (mostly pings), give an
+     * early one: the end is put between them. */
+    if (rf > 0 && b->failed > 0)
+        to = (to + place(t, last + 1, b->span_s, b->failed, rf, 1)) / 2;
+    /* That is when it answered again; it came back a ping's wait before (measured: the end
+     * placed 0.14-0.36 s after a real restart with 500 ms pings, 0.03-0.13 s before the first
+     * answer, over 6 runs of tests/cli_incident.sh). */
+    to -= inc->ping_wait_s[h];
+    return to < f->from_s ? f->from_s : to;
+}
+
+/* Windows first..last of host h as one fault (held: the windows of held searches after a
+ * stuck run, held_after). */
+static int add_fault(hk_incident *inc, const double *t, int h, int first, int last, int held)
 {
     hk_inc_fault *f = realloc(inc->faults, (size_t)(inc->nfaults + 1) * sizeof *f);
     if (!f)
@@ -298,25 +320,9 @@ static int add_fault(hk_incident *inc, const double *t, int h, int first, int la
         f->errorsarow = fmax(f->errorsarow, at(inc, i, h)->errorsarow);
     }
     f->from_s = place(t, first, a->span_s, a->ok, rate_in(inc, first - 1, h), 1);
-    if (f->open) {
-        f->to_s = inc->end_s;
-        return 0;
-    }
-    const hk_inc_cell *b = at(inc, last + 1, h), *d = at(inc, last, h); /* ended in b */
-    double r = rate_in(inc, last + 2, h), rf = d->span_s > 0 ? d->failed / d->span_s : 0;
-    f->to_s = place(t, last + 1, b->span_s, b->ok, r > 0 ? r : rate_in(inc, last + 1, h), 0);
-    /* The answers at the rate beside give a late bound: a host back at a master's low weight
-     * (2.2.11's 10% for a mirror without timed queries, until it re-weights) answers slower
-     * than after. The failures it still had, at the dead windows' rate (mostly pings), give an
-     * early one: the end is put between them. */
-    if (rf > 0 && b->failed > 0)
-        f->to_s = (f->to_s + place(t, last + 1, b->span_s, b->failed, rf, 1)) / 2;
-    /* That is when it answered again; it came back a ping's wait before (measured: the end
-     * placed 0.14-0.36 s after a real restart with 500 ms pings, 0.03-0.13 s before the first
-     * answer, over 6 runs of tests/cli_incident.sh). */
-    f->to_s -= inc->ping_wait_s[h];
-    if (f->to_s < f->from_s)
-        f->to_s = f->from_s;
+    f->to_s = f->open ? inc->end_s : dead_end(inc, t, f);
+    if (f->kind == HK_FAULT_STUCK)
+        stuck_times(inc, t, f, held);
     return 0;
 }
 
@@ -333,10 +339,8 @@ static int faults(hk_incident *inc, const double *t)
                 j++;
             int held = s == HK_INC_DEAD && kind_of(inc, h, i, j) == HK_FAULT_STUCK
                            ? held_after(inc, t, h, j) : 0;
-            if (add_fault(inc, t, h, i, j) < 0)
+            if (add_fault(inc, t, h, i, j, held) < 0)
                 return -1;
-            if (inc->faults[inc->nfaults - 1].kind == HK_FAULT_STUCK)
-                stuck_times(inc, t, &inc->faults[inc->nfaults - 1], held);
             j += held;
             if (s == HK_INC_DEAD && j + 1 < inc->nsnap && at(inc, j + 1, h)->state == HK_INC_OK)
                 inc->cell[(size_t)(j + 1) * inc->nhosts + h].state = HK_INC_BACK;
@@ -526,7 +530,7 @@ const hk_inc_fault *hk_incident_fault_at(const hk_incident *inc, int h, double t
 {
     for (int i = 0; i < inc->nfaults; i++) {
         const hk_inc_fault *f = &inc->faults[i];
-        if (f->host == h && t >= f->from_s - margin_s && t <= f->to_s + margin_s)
+        if ((h < 0 || f->host == h) && t >= f->from_s - margin_s && t <= f->to_s + margin_s)
             return f;
     }
     return NULL;

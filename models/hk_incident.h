@@ -93,8 +93,8 @@ int hk_incident_build(const hk_snap *s, int n, const hk_cluster *cl, hk_incident
                       hk_err *e);
 void hk_incident_free(hk_incident *inc);
 const char *hk_inc_state_name(hk_inc_state s);
-/* The fault on host h (cl->hosts index) at t (seconds since the epoch) widened by margin_s on
- * both sides, or NULL. */
+/* The fault on host h (cl->hosts index; < 0: any host) at t (seconds since the epoch) widened
+ * by margin_s on both sides, or NULL. */
 const hk_inc_fault *hk_incident_fault_at(const hk_incident *inc, int h, double t, double margin_s);
 
 #endif

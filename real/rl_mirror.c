@@ -333,6 +333,19 @@ static double schedule(rl_mirror *m, double svc_ms)
     return (double)(start + svc - now) / 1000.0;
 }
 
+/* c's search served now: its service time (a slow fault's factor applied) behind the
+ * workers, then its reply. */
+static void serve_search(rl_conn *c)
+{
+    rl_mirror *m = c->m;
+    double svc = m->c.service ? hk_dist_sample(m->c.service, m->rng) / 1000.0 : 0;
+    if (m->fault == RL_F_SLOW)
+        svc *= m->fault_x;
+    c->delay_ms = schedule(m, svc);
+    c->busy = 1;
+    uv_timer_start(&c->timer, reply_search, (uint64_t)(c->delay_ms + 0.5), 0);
+}
+
 static void start_search(rl_conn *c, const uint8_t *body, uint32_t len)
 {
     rl_mirror *m = c->m;
@@ -354,12 +367,7 @@ static void start_search(rl_conn *c, const uint8_t *body, uint32_t len)
         c->delay_ms = -1;
         return;
     }
-    double svc = m->c.service ? hk_dist_sample(m->c.service, m->rng) / 1000.0 : 0;
-    if (m->fault == RL_F_SLOW)
-        svc *= m->fault_x;
-    c->delay_ms = schedule(m, svc);
-    c->busy = 1;
-    uv_timer_start(&c->timer, reply_search, (uint64_t)(c->delay_ms + 0.5), 0);
+    serve_search(c);
 }
 
 static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
@@ -600,18 +608,15 @@ int rl_mirror_start(rl_mirror *m, uv_loop_t *loop, const rl_mirror_cfg *c, char 
     return listen_on(m, msg, n);
 }
 
-/* A stuck fault ended: each search it held is served now, as a searchd whose query threads
- * come back (and as hasim's stuck does). */
+/* A stuck fault ended: each search it held is served now, under the fault that follows, as a
+ * searchd whose query threads come back (and as hasim's stuck does). */
 static void release_held(rl_mirror *m)
 {
-    for (rl_conn *c = m->conns; c; c = c->next) {
-        if (!c->stuck || c->closing)
-            continue;
-        c->stuck = 0;
-        double svc = m->c.service ? hk_dist_sample(m->c.service, m->rng) / 1000.0 : 0;
-        c->delay_ms = schedule(m, svc);
-        uv_timer_start(&c->timer, reply_search, (uint64_t)(c->delay_ms + 0.5), 0);
-    }
+    for (rl_conn *c = m->conns; c; c = c->next)
+        if (c->stuck && !c->closing) {
+            c->stuck = 0;
+            serve_search(c);
+        }
 }
 
 int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x)
@@ -629,10 +634,11 @@ int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x)
         raise(SIGSTOP);
         f = RL_F_NONE; /* continued: it answers again, what queued up first */
     }
-    if (m->fault == RL_F_STUCK && f != RL_F_STUCK)
-        release_held(m);
+    int unstuck = m->fault == RL_F_STUCK && f != RL_F_STUCK;
     m->fault = f;
     m->fault_x = x;
+    if (unstuck)
+        release_held(m);
     return 0;
 }
 

@@ -218,17 +218,12 @@ void sim_q_mirror_in(sim_world *w, int64_t now, int qi, int k)
     hk_fault_kind f = w->s->nfaults ? hk_scn_fault_at(w->s, h, sim_rel(w, now), &x)
                                     : HK_FAULT_NONE;
     int64_t deadline = ls->t_start + ls->connect_us + t->query_timeout_us;
-    if (f == HK_FAULT_STUCK) { /* hello came; the search is held until the mirror unsticks */
+    if (f == HK_FAULT_STUCK) { /* hello came; the search is held until the mirror unsticks, */
         int64_t end = hk_scn_fault_end(w->s, h, sim_rel(w, now), HK_FAULT_STUCK);
-        if (end < 0 || w->t0 + end >= deadline) {
+        if (end < 0 || w->t0 + end >= deadline) /* ... too late for its master */
             done_at(w, deadline, qi, k, HK_EV_QUERY_TIMEOUT);
-            return;
-        }
-        double svc = mr->svc_ahead ? hk_dist_ahead_next(&mr->svc)
-                                   : hk_dist_sample(mr->b->service, mr->rng);
-        int64_t reply = serve(w, mr, w->t0 + end, svc) + ls->u.r2 / 2;
-        done_at(w, reply < deadline ? reply : deadline, qi, k,
-                reply < deadline ? HK_EV_SUCCESS : HK_EV_QUERY_TIMEOUT);
+        else /* ... then taken in as if it arrived then (its deadline unchanged) */
+            sim_heap_push(&w->h, w->t0 + end, EV_MIRROR_IN, qi, k);
         return;
     }
     if (f == HK_FAULT_STALL) { /* the kernel accepts, nothing says hello, nothing answers */
