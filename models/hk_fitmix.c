@@ -17,6 +17,20 @@
                                     mirrors' times coincide the log cannot split them, and the
                                     status's shares stand */
 #define SPREAD_MIN_N 20.0        /* fewer times than this for a component: its spread stays */
+#define TIE 0.05                 /* given means this close (relatively): mirrors the log cannot
+                                    tell apart, so they share one spread */
+
+/* Each component's tie leader into lead[]: the first whose given mean is within TIE of its. */
+static void ties(const hk_fitmix *m, int *lead)
+{
+    for (int c = 0; c < m->k; c++) {
+        lead[c] = c;
+        for (int d = 0; d < c && lead[c] == c; d++)
+            if (fabs(m->given_mean[c] - m->given_mean[d]) <=
+                TIE * fmax(m->given_mean[c], m->given_mean[d]))
+                lead[c] = lead[d];
+    }
+}
 
 static double pdf(const hk_fitmix *m, int c, double x)
 {
@@ -105,10 +119,16 @@ static double step(hk_fitmix *m, const double *y, long n, double q)
                                                         : y[i] / m->mean[c] - d - 1 - sh / 2);
         }
     }
-    double moved = 0;
+    double moved = 0, RL[HK_FITMIX_MAX] = {0}, BL[HK_FITMIX_MAX] = {0};
+    int lead[HK_FITMIX_MAX];
+    ties(m, lead);
+    for (int c = 0; c < m->k; c++) { /* tied mirrors: their times pooled for one spread */
+        RL[lead[c]] += R[c];
+        BL[lead[c]] += B[c];
+    }
     for (int c = 0; c < m->k; c++) {
-        if (R[c] >= SPREAD_MIN_N)
-            moved = fmax(moved, spread_step(m, c, B[c] / R[c]));
+        if (RL[lead[c]] >= SPREAD_MIN_N)
+            moved = fmax(moved, spread_step(m, c, BL[lead[c]] / RL[lead[c]]));
         if (!m->fixed) {
             double w = (R[c] + PRIOR * (double)n * m->given_w[c]) / ((1 + PRIOR) * (double)n);
             moved = fmax(moved, fabs(w - m->w[c]));
@@ -239,28 +259,37 @@ static double *param(hk_fitmix *m, int c)
     return m->kind == HK_FIT_LOGNORMAL ? &m->sigma[c] : &m->shape[c];
 }
 
-/* Component c's spread that maximises the cut likelihood, the others held: a golden-section
- * search over its logarithm, within a factor 3 of where it stands. The relative change. */
-static double cut_coordinate(hk_fitmix *m, int c, const cuts *b, double q)
+/* Component c's spread, and that of every component tied to it, set to v. */
+static void set_param(hk_fitmix *m, int c, const int *lead, double v)
+{
+    for (int d = 0; d < m->k; d++)
+        if (lead[d] == lead[c])
+            *param(m, d) = v;
+}
+
+/* Component c's spread (and its ties', lead) that maximises the cut likelihood, the others
+ * held: a golden-section search over its logarithm, within a factor 3 of where it stands. The
+ * relative change. */
+static double cut_coordinate(hk_fitmix *m, int c, const int *lead, const cuts *b, double q)
 {
     const double g = (sqrt(5) - 1) / 2;
-    double *p = param(m, c), was = *p, lo = log(was / 3), hi = log(was * 3);
+    double was = *param(m, c), lo = log(was / 3), hi = log(was * 3);
     int ln = m->kind == HK_FIT_LOGNORMAL;
     lo = fmax(lo, log(ln ? SIGMA_MIN : SHAPE_MIN));
     hi = fmin(hi, log(ln ? SIGMA_MAX : SHAPE_MAX));
     for (int it = 0; it < 40; it++) {
         double a = hi - g * (hi - lo), z = lo + g * (hi - lo);
-        *p = exp(a);
+        set_param(m, c, lead, exp(a));
         double fa = cut_loglik(m, b, q);
-        *p = exp(z);
+        set_param(m, c, lead, exp(z));
         double fz = cut_loglik(m, b, q);
         if (fa > fz)
             hi = z;
         else
             lo = a;
     }
-    *p = exp((lo + hi) / 2);
-    return fabs(*p - was) / was;
+    set_param(m, c, lead, exp((lo + hi) / 2));
+    return fabs(*param(m, c) - was) / was;
 }
 
 /* Times cut to multiples of q: the spreads EM (with Sheppard's correction) found, refined on
@@ -268,11 +297,14 @@ static double cut_coordinate(hk_fitmix *m, int c, const cuts *b, double q)
 static void cut_refine(hk_fitmix *m, const double *y, long n, double q)
 {
     cuts b;
+    int lead[HK_FITMIX_MAX];
+    ties(m, lead);
     if (cuts_of(y, n, q, &b) == 0) {
         for (int sweep = 0; sweep < 30; sweep++) {
             double moved = 0;
             for (int c = 0; c < m->k; c++)
-                moved = fmax(moved, cut_coordinate(m, c, &b, q));
+                if (lead[c] == c)
+                    moved = fmax(moved, cut_coordinate(m, c, lead, &b, q));
             if (moved < 1e-4)
                 break;
         }

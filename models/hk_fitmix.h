@@ -5,7 +5,8 @@
  * is set, the weights are fitted too (started at the shares: a status's windows need not cover
  * every query of the log), and so is one shift common to all the means (the master's own measure
  * of an agent's time, connect included, need not be the log's); the means' differences stay as
- * measured, which keeps close mirrors apart.
+ * measured, which keeps close mirrors apart. Mirrors whose given means lie within 5% of each
+ * other cannot be told apart by their times: they share one spread.
  * Times cut to whole milliseconds are fitted on the likelihood of their cuts. Goodness: the
  * mixture's Kolmogorov-Smirnov distance to all the times, and each component's to the times
  * weighted by how likely it answered them. */
