@@ -9,7 +9,8 @@ static const hk_cmd hareal_cmd = {
     "hareal", "mirror --listen IP:PORT [options]   a mirror agent (searchd side)\n"
               "replay --config FILE --trace FILE [options]   a master replaying a trace\n"
               "live SCENARIO [options]   a live cluster on loopback from a scenario\n"
-              "proxy --listen IP:PORT --upstream IP:PORT [options]   a fault proxy before a real agent",
+              "proxy --listen IP:PORT --upstream IP:PORT [options]   a fault proxy before a real agent\n"
+              "watch --master HOST:PORT [options]   a running master followed live",
     "Each command has its own --help (its options, files and exit codes).",
     {{NULL, 0}}, 0, 0, "command", NULL};
 
@@ -36,11 +37,13 @@ int main(int argc, char **argv)
         return rl_cmd_live(argc - 1, argv + 1, argv[0]);
     if (argc > 1 && !strcmp(argv[1], "proxy"))
         return rl_cmd_proxy(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "watch"))
+        return rl_cmd_watch(argc - 1, argv + 1);
     if (argc > 1 && argv[1][0] != '-')
-        return hk_cmd_bad(&hareal_cmd, "unknown command '%s' (expected mirror, replay, live or proxy)",
+        return hk_cmd_bad(&hareal_cmd, "unknown command '%s' (expected mirror, replay, live, proxy or watch)",
                           argv[1]);
     int npos, rc = hk_cmd_parse(&hareal_cmd, argc, argv, NULL, NULL, &npos);
     if (rc)
         return rc < 0 ? 0 : rc;
-    return hk_cmd_bad(&hareal_cmd, "expected a command: mirror, replay, live or proxy");
+    return hk_cmd_bad(&hareal_cmd, "expected a command: mirror, replay, live, proxy or watch");
 }

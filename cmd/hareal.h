@@ -4,7 +4,8 @@
  *   hareal replay --config F --trace F   hareal_replay.c: a master replaying a trace or log
  *   hareal live SCENARIO ...             hareal_live.c: a whole cluster, faults for real
  *   hareal live ... --master searchd     hareal_livesd.c: ... with a real searchd as master
- *   hareal proxy --listen --upstream     hareal_proxy.c: a fault proxy before a real agent */
+ *   hareal proxy --listen --upstream     hareal_proxy.c: a fault proxy before a real agent
+ *   hareal watch --master HOST:PORT      hareal_watch.c: running masters followed live */
 #ifndef HAREAL_H
 #define HAREAL_H
 
@@ -75,5 +76,6 @@ int rl_cmd_mirror(int argc, char **argv);
 int rl_cmd_replay(int argc, char **argv);
 int rl_cmd_live(int argc, char **argv, const char *self);
 int rl_cmd_proxy(int argc, char **argv);
+int rl_cmd_watch(int argc, char **argv);
 
 #endif

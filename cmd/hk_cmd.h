@@ -90,5 +90,7 @@ int hk_cmd_table_map(const char *prog, const char *opt, const char *v, const cha
                      int max);
 /* Finding kinds (or severe), for --fail-on: 0 or -1. */
 int hk_cmd_kinds(const char *prog, const char *opt, const char *v);
+/* hareal watch's finding kinds (or severe), as bits (1 << hk_wkind): 0 or -1 said. */
+int hk_cmd_wkinds(const char *prog, const char *opt, const char *v, unsigned *bits);
 
 #endif

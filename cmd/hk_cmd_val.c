@@ -9,6 +9,7 @@
 #include "hk_strat.h"
 #include "hk_time.h"
 #include "hk_variant.h"
+#include "hk_watch.h"
 
 int hk_cmd_int(const char *prog, const char *opt, const char *v, long long min, long long max,
                long long *out)
@@ -92,6 +93,26 @@ int hk_cmd_kinds(const char *prog, const char *opt, const char *v)
     int ids[64];
     return name_list(prog, opt, v, kind_at, "finding kinds (failing, slow, starved, locked, ...) "
                      "or severe", 0, 0, ids, 64) < 0 ? -1 : 0;
+}
+
+/* The watch's finding kinds, then "severe". */
+static const char *wkind_at(int i)
+{
+    const char *k = hk_wkind_name(i);
+    return k ? k : hk_wkind_name(i - 1) ? "severe" : NULL;
+}
+
+int hk_cmd_wkinds(const char *prog, const char *opt, const char *v, unsigned *bits)
+{
+    int ids[64], n = name_list(prog, opt, v, wkind_at, "failing, dead, stall, stuck, slow, "
+                               "starved, locked, takeover, flood, herding or severe", 0, 0, ids,
+                               64);
+    *bits = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < HK_W_N; k++)
+            if (ids[i] == k || (ids[i] == HK_W_N && hk_wkind_severe(k)))
+                *bits |= 1u << k;
+    return n < 0 ? -1 : 0;
 }
 
 int hk_cmd_variants(const char *prog, const char *opt, const char *v, int *ids, int max)

@@ -14,7 +14,7 @@ const char *hk_inc_state_name(hk_inc_state s)
 
 /* The span of the 1-period window at t: the newest block so far, and the whole one before it
  * in the newest block's first half (as searchd sums its windows; blocks from the epoch). */
-static double span_at(double t, double k)
+double hk_incident_span(double t, double k)
 {
     double secs = floor(t), p = floor(secs / k) * k;
     return t - p + (secs - p < floor(k / 2) ? k : 0);
@@ -27,7 +27,7 @@ static double failures(const double *c)
            c[HK_EV_UNEXPECTED_CLOSE];
 }
 
-static void fill_cell(const hk_sthost *s, const hk_settings *set, double span, hk_inc_cell *x)
+void hk_incident_cell(const hk_sthost *s, const hk_settings *set, double span, hk_inc_cell *x)
 {
     const double *c = s->c1;
     x->ok = c[HK_EV_SUCCESS] + c[HK_EV_WARNING]; /* a reply with a warning is an answer */
@@ -101,14 +101,19 @@ static double rate_ratio(const hk_incident *inc, int i, int h, const double *rat
 
 /* Stuck windows: query timeouts while the host's attempts collapsed against its own median rate
  * and the other hosts (the median of their ratios) did not: the strategy steered away from a
- * mirror that hangs searches, its pings still answering. */
+ * mirror that hangs searches, its pings still answering. A window right after a stuck one
+ * whose attempts stay collapsed is stuck too, timeouts or not (those of the searches it holds
+ * are counted a query timeout after they went out, often in the window after). */
 static void mark_stuck(hk_incident *inc, const double *rate, double *v)
 {
     for (int h = 0; h < inc->nhosts; h++)
         for (int i = 0; i < inc->nsnap; i++) {
             hk_inc_cell *x = &inc->cell[(size_t)i * inc->nhosts + h];
+            const hk_inc_cell *p = i > 0 ? x - inc->nhosts : NULL;
+            int after = p && p->state == HK_INC_DEAD && p->qtimeout >= 1 && p->refused < 1 &&
+                        p->ctimeout < 1;
             double mine = rate_ratio(inc, i, h, rate);
-            if (x->state == HK_INC_DEAD || x->qtimeout < 1 || mine < 0 ||
+            if (x->state == HK_INC_DEAD || (x->qtimeout < 1 && !after) || mine < 0 ||
                 mine >= HK_INCIDENT_COLLAPSE)
                 continue;
             int n = 0;
@@ -426,7 +431,7 @@ static double other_span(double t, double k)
     double p = floor(floor(t) / k) * k, half = p + floor(k / 2);
     if (floor(k / 2) < 1 || fabs(t - half) >= HK_INCIDENT_SKEW)
         return 0;
-    return span_at(t, k) > t - p + k / 2 ? t - p : t - p + k;
+    return hk_incident_span(t, k) > t - p + k / 2 ? t - p : t - p + k;
 }
 
 /* Every outcome the snapshot counts over its window, all hosts (the load's rate times it). */
@@ -459,11 +464,11 @@ static int cells(hk_incident *inc, const hk_snap *s, const hk_cluster *cl, doubl
 {
     for (int i = 0; i < inc->nsnap; i++) {
         t[i] = s[i].t_s;
-        double span = span_at(s[i].t_s, inc->period_s);
+        double span = hk_incident_span(s[i].t_s, inc->period_s);
         for (int k = 0; k < s[i].st->nhosts; k++) {
             int h = hk_cluster_find_host(cl, s[i].st->h[k].name);
             if (h >= 0)
-                fill_cell(&s[i].st->h[k], &cl->set, span, &inc->cell[(size_t)i * inc->nhosts + h]);
+                hk_incident_cell(&s[i].st->h[k], &cl->set, span, &inc->cell[(size_t)i * inc->nhosts + h]);
         }
         for (int h = 0; h < inc->nhosts; h++)
             inc->cell[(size_t)i * inc->nhosts + h].span_s = span;

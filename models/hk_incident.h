@@ -92,6 +92,12 @@ typedef struct hk_incident {
 int hk_incident_build(const hk_snap *s, int n, const hk_cluster *cl, hk_incident *out,
                       hk_err *e);
 void hk_incident_free(hk_incident *inc);
+/* The span, seconds, of the 1-period window of a status taken at t (seconds since the epoch)
+ * with karma k: the newest block so far, and the whole one before it in the newest block's
+ * first half (as searchd sums its windows; blocks from the epoch). */
+double hk_incident_span(double t, double k);
+/* Host s's 1-period window as a cell (its answers, failures by kind, mean, dead or not). */
+void hk_incident_cell(const hk_sthost *s, const hk_settings *set, double span, hk_inc_cell *x);
 const char *hk_inc_state_name(hk_inc_state s);
 /* The fault on host h (cl->hosts index; < 0: any host) at t (seconds since the epoch) widened
  * by margin_s on both sides, or NULL. */

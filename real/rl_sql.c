@@ -272,8 +272,8 @@ void rl_sql_close(rl_sql *c)
 {
     if (c->closing)
         return;
+    c->closing = 1;              /* first: the callback below may close it again */
     snprintf(c->msg, sizeof c->msg, "closed");
     finish(c, RL_SQL_IO, c->msg);
-    c->closing = 1;
     uv_close((uv_handle_t *)&c->tcp, on_closed);
 }
