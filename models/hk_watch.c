@@ -233,8 +233,8 @@ static unsigned host_judge(const wx *x, hk_whost *H, unsigned was)
                     x->others >= 3 * rate / usual;
     int held = c->qtimeout >= 1 || H->hidden >= 1;
     /* back: at a third of its usual rate, or the searches it held answered (a mean 10x its
-     * own), or a window without a timeout or a held search whose answers take their usual
-     * time (the strategy may still be steering away from it) */
+     * own), or a window without a timeout or a held search whose answers come at their usual
+     * speed (the strategy may still be steering away from it) */
     int clean = c->ok >= 1 && c->qtimeout < 1 && H->hidden < 1 && umean > 0 && c->mean_ms > 0 &&
                 c->mean_ms < HK_INCIDENT_SLOW * umean;
     int back = usual <= 0 || okrate >= HK_INCIDENT_COLLAPSE * usual || clean ||
@@ -254,9 +254,9 @@ static unsigned host_judge(const wx *x, hk_whost *H, unsigned was)
     /* raised on one window, or two when one holds too few; on until a window shows it over */
     int on = failing_test(seen, a) || (!was_on && failing_test(seen + *bad2, a + *n2)) ||
              (was_on && bad >= HK_FAILING_RATE * a);
-    if (!(now & FAULT_KINDS) && on)
+    if (!(now & FAULT_KINDS) && !faulted && on)  /* an outage's last window is the outage's */
         now |= 1u << HK_W_FAILING;
-    *bad2 = seen;
+    *bad2 = faulted ? 0 : seen;
     *n2 = a;
     H->hidden_prev = H->hidden;
     if (!(now & FAULT_KINDS) && c->state == HK_INC_OK && bad < 1) {

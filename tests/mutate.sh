@@ -30,7 +30,7 @@ cmake --build "$W/build" -j"$J" > /dev/null 2>&1 || { echo "mutate: the unmutate
 # mutant; the 2,649 runs at every seed are the suite's)
 export HK_CORPUS_SEEDS=1
 # the tests that need a real searchd, Slurm or the network, or that test no core code
-EXCL='cli_hareal|cli_interop|cli_robust|cli_hostile|cli_livesd|cli_incident|cli_batch|cli_proxy|cli_metrics|cli_outdir|cli_safety'
+EXCL='cli_hareal|cli_interop|cli_robust|cli_hostile|cli_livesd|cli_incident|cli_batch|cli_proxy|cli_metrics|cli_outdir|cli_safety|cli_watch'
 if [ "$SAMPLE" -eq 0 ]; then  # CI has just run the whole suite on this tree
   ctest --test-dir "$W/build" -j"$J" -E "$EXCL" > /dev/null 2>&1 || { echo "mutate: the unmutated suite fails"; exit 1; }
 fi
