@@ -7,7 +7,10 @@
  * 2.2.11's rule (1 - t/S over the windows' times); and refuse a snapshot not after the last.
  * Under Manticore's defect (the weight timer reads the query timeouts), searches hanging on b
  * (stuck, raised and cleared on time) lock the reconstructed probability onto b: `locked` from
- * its first windows (the others are healthy), for good (no later window is timed). */
+ * its first windows (the others are healthy), for good (no later window is timed). Two masters
+ * of one config each sending 90% to a: `herding` across them (one master alone: none). A day
+ * of snapshots at one a second: the watch's memory flat. */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +175,89 @@ static void manticore_lockin(void **state)
     free(r);
 }
 
+/* A 2.2.11 status at t where the three hosts got qa, qb, qc answers in the last block. */
+static void status_at(hk_status_file *st, double t, int qa, int qb, int qc)
+{
+    hk_dash *d = hk_dash_array_new(3, K);
+    assert_non_null(d);
+    int q[3] = {qa, qb, qc};
+    int64_t at = (int64_t)(t * 1e6);
+    for (int m = 0; m < 3; m++)
+        for (int i = 0; i < q[m]; i++) {
+            int64_t s = at - S(1) - i * 10000;
+            hk_dash_record(&d[m], s + 5000, HK_EV_SUCCESS, s, 0, 100);
+        }
+    hk_status_host h[3] = {{.name = "a:9312", .refs = 1, .pinged = 1, .dash = &d[0]},
+                           {.name = "b:9312", .refs = 1, .pinged = 1, .dash = &d[1]},
+                           {.name = "c:9312", .refs = 1, .pinged = 1, .dash = &d[2]}};
+    hk_buf b;
+    hk_buf_init(&b);
+    hk_status_global(&b, hk_variant_get(HK_VAR_SPHINX2), K, h, 3, at);
+    hk_err e;
+    assert_int_equal(hk_statread(b.s, b.len, "snap", st, &e), 0);
+    hk_buf_free(&b);
+    hk_dash_array_free(d);
+}
+
+static void herding(void **state)
+{
+    (void)state;
+    hk_cluster *cl = cluster();
+    hk_err e;
+    for (int nm = 1; nm <= 2; nm++) {
+        hk_watch *w = hk_watch_new(nm);
+        hk_wevents ev = {0};
+        assert_non_null(w);
+        for (int m = 0; m < nm; m++)
+            assert_int_equal(hk_watch_master(w, m, m ? "m1:9306" : "m0:9306", cl,
+                                             hk_variant_get(HK_VAR_SPHINX2), K, &e), 0);
+        int raised = 0;
+        for (int i = 0; i < 3; i++)
+            for (int m = 0; m < nm; m++) {
+                hk_status_file st;
+                status_at(&st, 1001.1 + K * i + 0.1 * m, 90, 5, 5);
+                assert_int_equal(hk_watch_feed(w, m, 1001.1 + K * i + 0.1 * m, &st, &ev, &e), 0);
+                hk_status_file_free(&st);
+                for (int j = 0; j < ev.n; j++)
+                    raised += ev.e[j].kind == HK_W_HERDING && ev.e[j].raised &&
+                              ev.e[j].master == -1 && ev.e[j].mirror == 0;
+                ev.n = 0;
+            }
+        assert_int_equal(raised, nm == 2);
+        hk_wevents_free(&ev);
+        hk_watch_free(w);
+    }
+    hk_cluster_free(cl);
+}
+
+static void soak(void **state)
+{
+    (void)state;
+    hk_cluster *cl = cluster();
+    hk_watch *w = hk_watch_new(1);
+    hk_wevents ev = {0};
+    hk_err e;
+    assert_non_null(w);
+    assert_int_equal(hk_watch_master(w, 0, "m:9306", cl, hk_variant_get(HK_VAR_SPHINX2), 1, &e), 0);
+    hk_status_file st[2];
+    status_at(&st[0], 1001.1, 40, 40, 40);
+    status_at(&st[1], 1002.1, 40, 0, 40);   /* b idle now and then: findings come and go */
+    size_t at_hour = 0;
+    for (int i = 0; i < 86400; i++) {
+        ev.n = 0;
+        assert_int_equal(hk_watch_feed(w, 0, 1001.1 + i, &st[(i / 600) % 2], &ev, &e), 0);
+        if (i == 3600)
+            at_hour = mallinfo2().uordblks;
+    }
+    assert_true(ev.cap <= 64);
+    assert_true(mallinfo2().uordblks <= at_hour + 65536);  /* flat (0 = 0 under ASan) */
+    hk_status_file_free(&st[0]);
+    hk_status_file_free(&st[1]);
+    hk_wevents_free(&ev);
+    hk_watch_free(w);
+    hk_cluster_free(cl);
+}
+
 static void kinds(void **state)
 {
     (void)state;
@@ -186,6 +272,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(story_sphinx2),
                                        cmocka_unit_test(manticore_lockin),
+                                       cmocka_unit_test(herding), cmocka_unit_test(soak),
                                        cmocka_unit_test(kinds)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
