@@ -89,23 +89,29 @@ static void mirrors(const rl_watch *w, hk_buf *b)
             }
 }
 
-void rl_watch_metrics(const rl_watch *w, hk_buf *b)
+/* A family of one sample per master. */
+static void per_master(const rl_watch *w, hk_buf *b, const char *name, const char *type,
+                       const char *help, int snaps)
 {
     char l[400], ma[300];
-    rl_prom_family(b, "hakarma_watch_master_up", "gauge",
-                   "1 while the master answers SHOW AGENT STATUS");
+    rl_prom_family(b, name, type, help);
     for (int mi = 0; mi < w->cfg->nmasters; mi++) {
         rl_prom_escape(rl_watch_master_name(w, mi), ma, sizeof ma);
         snprintf(l, sizeof l, "master=\"%s\"", ma);
-        rl_prom_sample(b, "hakarma_watch_master_up", l, rl_watch_master_up(w, mi));
+        if (snaps)
+            rl_prom_count(b, name, l, rl_watch_master_snaps(w, mi));
+        else
+            rl_prom_sample(b, name, l, rl_watch_master_up(w, mi));
     }
-    rl_prom_family(b, "hakarma_watch_snapshots_total", "counter",
-                   "SHOW AGENT STATUS snapshots read and saved");
-    for (int mi = 0; mi < w->cfg->nmasters; mi++) {
-        rl_prom_escape(rl_watch_master_name(w, mi), ma, sizeof ma);
-        snprintf(l, sizeof l, "master=\"%s\"", ma);
-        rl_prom_count(b, "hakarma_watch_snapshots_total", l, rl_watch_master_snaps(w, mi));
-    }
+}
+
+void rl_watch_metrics(const rl_watch *w, hk_buf *b)
+{
+    char l[64];
+    per_master(w, b, "hakarma_watch_master_up", "gauge",
+               "1 while the master answers SHOW AGENT STATUS", 0);
+    per_master(w, b, "hakarma_watch_snapshots_total", "counter",
+               "SHOW AGENT STATUS snapshots read and saved", 1);
     mirrors(w, b);
     rl_prom_family(b, "hakarma_watch_findings", "gauge", "findings on now, by kind");
     for (int k = 0; k < HK_W_N; k++) {

@@ -72,24 +72,29 @@ void rl_wsave_close(rl_wsave *s)
     s->n = s->head = s->cap = 0;
 }
 
-FILE *rl_wsave_events_open(const char *dir, hk_err *e)
+/* dir/name created anew (never through a link) and noted in the run's list: a stream, or
+ * NULL with e. */
+static FILE *create_noted(const char *dir, const char *name, hk_err *e)
 {
     int dfd = hk_dir_open(dir, e);
     if (dfd < 0)
         return NULL;
-    int fd = hk_create_at(dfd, "events.jsonl");
+    int fd = hk_create_at(dfd, name);
     close(dfd);
-    if (fd < 0) {
-        hk_err_set(e, dir, 0, 0, "events.jsonl: cannot be created");
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        hk_err_set(e, dir, 0, 0, "%s: cannot be created", name);
         return NULL;
     }
-    hk_rundir_note(dir, "events.jsonl");
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        hk_err_set(e, dir, 0, 0, "events.jsonl: out of memory");
-    }
+    hk_rundir_note(dir, name);
     return f;
+}
+
+FILE *rl_wsave_events_open(const char *dir, hk_err *e)
+{
+    return create_noted(dir, "events.jsonl", e);
 }
 
 int rl_wsave_event(FILE *f, const hk_wevent *ev, const char *master, const char *table,
@@ -109,21 +114,11 @@ int rl_wsave_event(FILE *f, const hk_wevent *ev, const char *master, const char 
 
 FILE *rl_wsave_windows_open(const char *dir, hk_err *e)
 {
-    int dfd = hk_dir_open(dir, e);
-    if (dfd < 0)
-        return NULL;
-    int fd = hk_create_at(dfd, "windows.csv");
-    close(dfd);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        if (fd >= 0)
-            close(fd);
-        hk_err_set(e, dir, 0, 0, "windows.csv: cannot be created");
-        return NULL;
-    }
-    hk_rundir_note(dir, "windows.csv");
-    fputs("t_s,master,table,agent,mirror,attempts,share,weight,answers,error_replies,"
-          "query_timeouts,connect_timeouts,refused,other_failures,mean_ms,alive,findings\n", f);
+    FILE *f = create_noted(dir, "windows.csv", e);
+    if (f)
+        fputs("t_s,master,table,agent,mirror,attempts,share,weight,answers,error_replies,"
+              "query_timeouts,connect_timeouts,refused,other_failures,mean_ms,alive,findings\n",
+              f);
     return f;
 }
 
