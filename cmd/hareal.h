@@ -48,6 +48,9 @@ int rl_fail_on(const rl_common *c, const char *who, const hk_ans *a, int rc);
  * finished or emptied (rl_outdir_close); rc, or HK_EXIT_RUN when a chart could not be drawn
  * (said; the folder is finished, its CSV files complete, no chart cut short). */
 int rl_close_run(hk_rundir *rd, int rc, const rl_common *c, const char *who);
+/* The folder finished when rc is a complete run's (0, 4, a signal's), else emptied: rc, or
+ * HK_EXIT_RUN when it cannot be marked finished (said). */
+int rl_outdir_close(hk_rundir *rd, int rc);
 
 /* The scenario at path (loaded into L, the caller frees it) and the host its mirror name
  * is, with a behaviour when behave (a mirror plays it; a proxy in front of a real agent does

@@ -191,3 +191,16 @@ int rl_scn_mirror(const char *who, const char *path, const char *name, int behav
     }
     return 0;
 }
+
+int rl_outdir_close(hk_rundir *rd, int rc)
+{
+    hk_err e;
+    if (rc == 0 || rc == HK_EXIT_FINDING || rc > HK_EXIT_SIGNAL) {
+        if (hk_rundir_done(rd, &e) == 0)
+            return rc;
+        hk_print_err("hareal", &e);
+        rc = HK_EXIT_RUN;
+    }
+    hk_rundir_abort(rd);
+    return rc;
+}

@@ -198,7 +198,9 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
     if (hk_rundir_open(&rd, o->c.out, WHO, o->c.force, &e) < 0) {
         hk_print_err(WHO, &e);
         rc = HK_EXIT_USAGE;
-    } else if (!addr || !rng || rl_cluster_start(&lv->cl, addr) < 0) {
+    } else if (!addr || !rng || rl_cluster_start(&lv->cl, addr, &e) < 0) {
+        if (addr && rng)
+            hk_print_err(WHO, &e);
         rl_cluster_stop(&lv->cl);
         uv_run(lv->cl.loop, UV_RUN_DEFAULT);
     } else {
@@ -210,9 +212,15 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
         hk_progress prog;
         hk_progress_init(&prog, WHO, o->c.quiet);
         d.progress = &prog;
+        d.say = hk_cmd_sayer(WHO, 0);
         hk_out po, qo;
         rl_master *m = NULL;
-        rc = rl_run(&d, &m, &mc, o->c.out, &po, &qo);
+        hk_err re;
+        rc = rl_run(&d, &m, &mc, o->c.out, &po, &qo, &re);
+        if (rc < 0) {
+            hk_print_err(WHO, &re);
+            rc = rc == -2 ? HK_EXIT_INPUT : HK_EXIT_RUN;
+        }
         if (rc == 0)
             rc = report(o, lv, s, m, &d, dur, seed, variant);
         if (rc == 0 && d.interrupted)
@@ -358,6 +366,9 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     lv.cl.s = s;
     lv.cl.base_port = (int)o.base_port;
     lv.cl.metrics_base = (int)o.metrics_base;
+    lv.cl.base_what = "--base-port";
+    lv.cl.metrics_what = "--mirror-metrics";
+    lv.cl.say = hk_cmd_sayer(WHO, 0);
     uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
     lv.cl.seed = seed;
     const char **up = o.agents ? calloc((size_t)s->cl->nhosts + 1, sizeof *up) : NULL;

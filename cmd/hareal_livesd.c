@@ -164,8 +164,14 @@ static int run(sdrun *r, int64_t dur, gsl_rng *rng, hk_out *qo)
         free(addr);
         return HK_EXIT_RUN;
     }
-    if (!addr || !r->port || (r->sd.ql_port = ql_port(o, r->s->cl->nhosts)) < 0 ||
-        rl_cluster_start(r->cl, addr) < 0 || rl_searchd_start(&r->sd, r->s, o->strategy, addr) < 0) {
+    r->sd.say = hk_cmd_sayer(WHO, 0);
+    if (!addr || !r->port || (r->sd.ql_port = ql_port(o, r->s->cl->nhosts)) < 0) {
+        free(addr);
+        return HK_EXIT_RUN;
+    }
+    if (rl_cluster_start(r->cl, addr, &e) < 0 ||
+        rl_searchd_start(&r->sd, r->s, o->strategy, addr, &e) < 0) {
+        hk_print_err(WHO, &e);
         free(addr);
         return HK_EXIT_RUN;
     }
@@ -196,8 +202,10 @@ static int run(sdrun *r, int64_t dur, gsl_rng *rng, hk_out *qo)
         return HK_EXIT_RUN;
     }
     uv_run(r->cl->loop, UV_RUN_DEFAULT);
-    if (rl_searchd_verdict(&r->sd, r->sd.stop_sent) < 0)
+    if (rl_searchd_verdict(&r->sd, r->sd.stop_sent, &e) < 0) {
+        hk_print_err(WHO, &e);
         return HK_EXIT_RUN;
+    }
     if (d->failed) {             /* a malformed trace: the run is not the trace's */
         hk_print_err(WHO, &d->err);
         return HK_EXIT_INPUT;

@@ -183,7 +183,9 @@ int rl_cmd_mirror(int argc, char **argv)
         rc = HK_EXIT_RUN;
     }
     char msg[256];
-    rl_serve_cfg sc = {f, x, o.control, o.quiet, o.metrics};
+    c.say = hk_cmd_sayer(WHO, 0);   /* a stall's SIGSTOP and a bad control line: always said */
+    rl_serve_cfg sc = {.fault = f, .x = x, .control = o.control,
+                       .say = hk_cmd_sayer(WHO, o.quiet), .metrics = o.metrics};
     if (rc == 0 && rl_serve(&c, &sc, msg, sizeof msg) < 0) {
         fprintf(stderr, WHO ": %s\n", msg);
         rc = HK_EXIT_RUN;

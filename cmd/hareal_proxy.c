@@ -98,7 +98,8 @@ int rl_cmd_proxy(int argc, char **argv)
     rl_pxrun_cfg c = {.name = o.name, .listen = o.listen, .upstream = o.upstream,
                       .config = NULL, .config_file = o.config, .api = o.api,
                       .metrics = o.metrics, .scn = NULL, .host = -1, .seed = (uint64_t)o.seed,
-                      .quiet = o.quiet, .version = HK_VERSION, .log = NULL,
+                      .say = hk_cmd_sayer(WHO, o.quiet), .err_say = hk_cmd_sayer(WHO, 0),
+                      .version = HK_VERSION, .log = NULL,
                       .control = o.control};
     hk_loaded L = {0};
     char *text = NULL, msg[512];

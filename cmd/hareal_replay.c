@@ -195,10 +195,16 @@ int rl_cmd_replay(int argc, char **argv)
     hk_progress prog;
     hk_progress_init(&prog, WHO, o.c.quiet);
     d.progress = &prog;
+    d.say = hk_cmd_sayer(WHO, 0);
     memcpy(d.tmap, o.c.tmap, sizeof d.tmap);
     hk_out po, qo;
     rl_master *m = NULL;
-    rc = rl_run(&d, &m, &mc, o.c.out, &po, &qo);
+    hk_err re;
+    rc = rl_run(&d, &m, &mc, o.c.out, &po, &qo, &re);
+    if (rc < 0) {
+        hk_print_err(WHO, &re);
+        rc = rc == -2 ? HK_EXIT_INPUT : HK_EXIT_RUN;
+    }
     if (rc == 0 && m->sent == 0)
         rc = nothing_sent(&o, &d, cl);
     else if (rc == 0)

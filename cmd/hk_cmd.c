@@ -331,3 +331,10 @@ void hk_cmd_man(const hk_cmd *c, FILE *f)
 void hk_cmd_version(const char *prog) { printf("%s (hakarma) %s\n", prog, HK_VERSION); }
 
 int hk_cmd_stopped(int sig) { return HK_EXIT_SIGNAL + sig; }
+
+void hk_cmd_say(void *prog, const char *line) { fprintf(stderr, "%s: %s\n", (const char *)prog, line); }
+
+hk_say hk_cmd_sayer(const char *prog, int quiet)
+{
+    return (hk_say){.fn = quiet ? NULL : hk_cmd_say, .user = (void *)prog};
+}

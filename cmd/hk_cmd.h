@@ -67,6 +67,10 @@ void hk_cmd_man(const hk_cmd *c, FILE *f);
 /* "PROG: msg" and where help is, on stderr; returns HK_EXIT_USAGE. */
 int hk_cmd_bad(const hk_cmd *c, const char *fmt, ...) HK_PRINTF(2, 3);
 void hk_cmd_version(const char *prog);
+/* An engine's line (hk_say's fn; user: the program's name) on stderr as "PROG: line". */
+void hk_cmd_say(void *prog, const char *line);
+/* A say that prints as prog, or says nothing when quiet. */
+hk_say hk_cmd_sayer(const char *prog, int quiet);
 /* A run stopped by signal sig: its exit code. */
 int hk_cmd_stopped(int sig);
 

@@ -44,6 +44,8 @@ const char *hk_err_str(const hk_err *e, char *buf, size_t n)
         snprintf(buf, n, "%s:%d:%d: %s", e->file, e->line, e->col, e->msg);
     else if (e->col > 0)
         snprintf(buf, n, "%s: byte %d: %s", e->file, e->col, e->msg);
+    else if (!e->file[0]) /* about no file: what went wrong, and that is all */
+        snprintf(buf, n, "%s", e->msg);
     else /* about the whole file (cannot open it, a folder that is in use): no position */
         snprintf(buf, n, "%s: %s", e->file, e->msg);
     return buf;
@@ -65,4 +67,16 @@ int hk_err_msg(char *msg, int n, const char *fmt, ...)
     vsnprintf(msg, n > 0 ? (size_t)n : 0, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+void hk_sayf(const hk_say *s, const char *fmt, ...)
+{
+    char line[1024];
+    if (!s || !s->fn)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    s->fn(s->user, line);
 }

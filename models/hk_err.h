@@ -41,4 +41,14 @@ void hk_err_prefix(hk_err *e, const char *prefix);
 /* "file:line:col: msg" into a caller buffer; returns buf. */
 const char *hk_err_str(const hk_err *e, char *buf, size_t n);
 
+/* What an engine has to say as it runs (a port it listens on, a signal it stops for), handed
+ * to its front end a line at a time: engines never print, and never name a program. */
+typedef struct hk_say {
+    void (*fn)(void *user, const char *line);   /* NULL: nothing is said */
+    void *user;
+} hk_say;
+
+/* The formatted line to s->fn, if any. */
+void hk_sayf(const hk_say *s, const char *fmt, ...) HK_PRINTF(2, 3);
+
 #endif

@@ -1,6 +1,7 @@
 /* rl_cluster: a scenario's mirrors as children, faults on schedule (see rl_cluster.h). */
 #include "rl_cluster.h"
 
+#include "hk_buf.h"
 #include "hk_seed.h"
 
 #include "rl_addr.h"
@@ -18,41 +19,36 @@
 static int proxied(const rl_cluster *lv, int host) { return lv->upstream && lv->upstream[host]; }
 
 /* Port base + h for mirror h (what: the option that asked for it), checked free. */
-static int pinned(const rl_cluster *lv, const char *what, int base, int h)
+static int pinned(const rl_cluster *lv, const char *what, int base, int h, hk_err *e)
 {
     const char *name = lv->s->cl->hosts[h].name;
     long p = (long)base + h;
-    if (p > 65535) {
-        fprintf(stderr, "hareal live: %s %d: mirror %s would need port %ld; the scenario's %d "
-                "mirrors need %d to %ld\n", what, base, name, p, lv->n, base,
-                (long)base + lv->n - 1);
-        return -1;
-    }
-    if (!rl_port_free((int)p)) {
-        fprintf(stderr, "hareal live: port %ld (mirror %s, %s %d + %d) is in use: %s\n", p, name,
-                what, base, h, strerror(errno));
-        return -1;
-    }
+    if (p > 65535)
+        return hk_err_set(e, what, 0, 0, "%d: mirror %s would need port %ld; the scenario's %d "
+                          "mirrors need %d to %ld", base, name, p, lv->n, base,
+                          (long)base + lv->n - 1);
+    if (!rl_port_free((int)p))
+        return hk_err_set(e, "", 0, 0, "port %ld (mirror %s, %s %d + %d) is in use: %s", p,
+                          name, what, base, h, strerror(errno));
     return (int)p;
 }
 
 /* Mirror h's ports: base_port + h or a free one; metrics_base + h when asked. */
-static int ports_for(rl_cluster *lv, int h)
+static int ports_for(rl_cluster *lv, int h, hk_err *e)
 {
     rl_child *c = &lv->ch[h];
-    c->port = lv->base_port ? pinned(lv, "--base-port", lv->base_port, h) : rl_port_any();
+    c->port = lv->base_port ? pinned(lv, lv->base_what, lv->base_port, h, e) : rl_port_any();
     if (c->port < 0)
-        return -1;
-    if (lv->metrics_base && (c->mport = pinned(lv, "--mirror-metrics", lv->metrics_base, h)) < 0)
+        return c->port == -1 && lv->base_port ? -1 : hk_err_set(e, "loopback", 0, 0, "no free port");
+    if (lv->metrics_base &&
+        (c->mport = pinned(lv, lv->metrics_what, lv->metrics_base, h, e)) < 0)
         return -1;
     if (proxied(lv, h) && (c->aport = rl_port_any()) < 0)
-        return -1;
+        return hk_err_set(e, "loopback", 0, 0, "no free port");
     long b = lv->base_port, m = lv->metrics_base;
-    if (h == 0 && b && m && b < m + lv->n && m < b + lv->n) {
-        fprintf(stderr, "hareal live: --base-port %ld and --mirror-metrics %ld overlap for %d "
-                "mirrors\n", b, m, lv->n);
-        return -1;
-    }
+    if (h == 0 && b && m && b < m + lv->n && m < b + lv->n)
+        return hk_err_set(e, "", 0, 0, "%s %ld and %s %ld overlap for %d mirrors", lv->base_what,
+                          b, lv->metrics_what, m, lv->n);
     return 0;
 }
 
@@ -87,7 +83,7 @@ static int proxy_args(rl_cluster *lv, rl_child *c, char **args, int na, char (*b
     return na;
 }
 
-static int spawn(rl_cluster *lv, rl_child *c)
+static int spawn(rl_cluster *lv, rl_child *c, hk_err *e)
 {
     char listen[64], port_arg[16];
     snprintf(listen, sizeof listen, "127.0.0.1:%d", c->port);
@@ -133,12 +129,20 @@ static int spawn(rl_cluster *lv, rl_child *c)
     if (rc < 0) {
         uv_close((uv_handle_t *)&c->in, NULL);
         c->pipe_open = 0;
-        fprintf(stderr, "hareal live: cannot start %s: %s\n", lv->self, uv_strerror(rc));
-        return -1;
+        return hk_err_set(e, lv->self, 0, 0, "cannot be started: %s", uv_strerror(rc));
     }
     c->running = 1;
     c->stopped = 0;
     return 0;
+}
+
+/* A mirror back after its `down` fault; if it cannot be started, said (the run goes on). */
+static void respawn(rl_cluster *lv, rl_child *c)
+{
+    hk_err e;
+    char m[600];
+    if (spawn(lv, c, &e) < 0)
+        hk_sayf(&lv->say, "%s", hk_err_str(&e, m, sizeof m));
 }
 
 static void control(rl_child *c, const char *line)
@@ -189,7 +193,7 @@ static void fault_cb(uv_timer_t *t)
         if (start && c->running)
             uv_process_kill(&c->proc, SIGKILL);
         else if (!start && !c->running)
-            spawn(lv, c);
+            respawn(lv, c);
         break;
     case HK_FAULT_STALL:
         if (c->running) {
@@ -257,21 +261,41 @@ void rl_cluster_stop(void *user)
 
 /* ---- the cluster ------------------------------------------------------ */
 
-int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
+/* "N mirrors up: HOST=127.0.0.1:PORT ..." (the first 8), to lv->say. */
+static void say_up(const rl_cluster *lv)
+{
+    const hk_cluster *cl = lv->s->cl;
+    hk_buf b;
+    hk_buf_init(&b);
+    hk_buf_printf(&b, "%d mirrors up:", lv->n);
+    for (int h = 0; h < lv->n && h < 8; h++) {
+        hk_buf_printf(&b, " %s=127.0.0.1:%d", cl->hosts[h].name, lv->ch[h].port);
+        if (proxied(lv, h))
+            hk_buf_printf(&b, " (proxy to %s, API http://127.0.0.1:%d)", lv->upstream[h],
+                          lv->ch[h].aport);
+        if (lv->ch[h].mport)
+            hk_buf_printf(&b, " (metrics :%d)", lv->ch[h].mport);
+    }
+    hk_buf_printf(&b, "%s", lv->n > 8 ? " ..." : "");
+    hk_sayf(&lv->say, "%s", b.s ? b.s : "");
+    hk_buf_free(&b);
+}
+
+int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr, hk_err *e)
 {
     const hk_cluster *cl = lv->s->cl;
     lv->n = cl->nhosts;
     lv->ch = calloc((size_t)lv->n + 1, sizeof *lv->ch);
     if (!lv->ch)
-        return -1;
+        return hk_err_set(e, "hareal", 0, 0, "out of memory");
     for (int h = 0; h < lv->n; h++) /* every port known before any child starts */
-        if (ports_for(lv, h) < 0)
+        if (ports_for(lv, h, e) < 0)
             return -1;
     for (int h = 0; h < lv->n; h++) {
         rl_child *c = &lv->ch[h];
         c->host = h;
         c->lv = lv;
-        if (spawn(lv, c) < 0)
+        if (spawn(lv, c, e) < 0)
             return -1;
         memset(&addr[h], 0, sizeof addr[h]);
         addr[h].sin_family = AF_INET;
@@ -282,23 +306,14 @@ int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr)
         int tries = 0;
         while (!rl_port_up(lv->ch[h].port) && tries++ < 500)
             nanosleep(&(struct timespec){0, 10000000}, NULL);
-        if (tries >= 500) {
-            fprintf(stderr, "hareal live: mirror %s did not start on port %d\n",
-                    cl->hosts[h].name, lv->ch[h].port);
-            return -1;
-        }
+        if (tries >= 500)
+            return hk_err_set(e, cl->hosts[h].name, 0, 0, "the mirror did not start on port %d",
+                              lv->ch[h].port);
     }
-    fprintf(stderr, "hareal live: %d mirrors up:", lv->n);
-    for (int h = 0; h < lv->n && h < 8; h++) {
-        fprintf(stderr, " %s=127.0.0.1:%d", cl->hosts[h].name, lv->ch[h].port);
-        if (proxied(lv, h))
-            fprintf(stderr, " (proxy to %s, API http://127.0.0.1:%d)", lv->upstream[h],
-                    lv->ch[h].aport);
-        if (lv->ch[h].mport)
-            fprintf(stderr, " (metrics :%d)", lv->ch[h].mport);
-    }
-    fprintf(stderr, "%s\n", lv->n > 8 ? " ..." : "");
-    return lv->defer_faults ? 0 : rl_cluster_faults(lv);
+    say_up(lv);
+    if (!lv->defer_faults && rl_cluster_faults(lv) < 0)
+        return hk_err_set(e, "hareal", 0, 0, "out of memory");
+    return 0;
 }
 
 int rl_cluster_faults(rl_cluster *lv)

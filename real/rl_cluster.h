@@ -45,18 +45,20 @@ typedef struct rl_cluster {
     int ending;
     int base_port;               /* mirror h on base_port + h; 0: each on a free port */
     int metrics_base;            /* mirror h serves /metrics on metrics_base + h; 0: none */
+    const char *base_what, *metrics_what;  /* what the front end calls them, for errors */
     const hk_scn *s;             /* the scenario in the variant's dialect */
     const char *logdir;          /* each child logs its queries to LOGDIR/mirror-H.START.csv */
     int defer_faults;            /* rl_cluster_faults schedules them, not rl_cluster_start */
     const char *const *upstream; /* per host, or NULL: a real agent (IP:PORT) that host is, run
                                     behind an `hareal proxy` child which carries out its faults
                                     (the rest are `hareal mirror` children) */
+    hk_say say;                  /* the mirrors up, with their ports */
 } rl_cluster;
 
-/* Start every mirror (addr[h]: where host h listens), wait until each accepts, schedule the
- * faults; -1 after saying which did not start, or which pinned port is in use or past 65535
- * (stop the cluster then). */
-int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr);
+/* Start every mirror (addr[h]: where host h listens), wait until each accepts (said to
+ * lv->say), schedule the faults; -1 with e saying which did not start, or which pinned port is
+ * in use or past 65535 (stop the cluster then). */
+int rl_cluster_start(rl_cluster *lv, struct sockaddr_in *addr, hk_err *e);
 /* With defer_faults: schedule the faults from now (0, -1 no memory). */
 int rl_cluster_faults(rl_cluster *lv);
 /* Stop every child and fault timer (user: the cluster; usable as a drive's end callback). */

@@ -257,7 +257,7 @@ static void on_idle(uv_idle_t *h)
 static void on_signal(uv_signal_t *s, int sig)
 {
     rl_drive *d = s->data;
-    fprintf(stderr, "hareal: interrupted by %s: stopping, every query still gets its rows\n",
+    hk_sayf(&d->say, "interrupted by %s: stopping, every query still gets its rows",
             strsignal(sig));
     rl_drive_stop(d, sig);
 }
@@ -285,8 +285,8 @@ static int write_failed(rl_drive *d)
     for (int i = 0; i < 3 && !d->write_failed; i++)
         if (f[i] && ferror(f[i])) {
             d->write_failed = 1;
-            fprintf(stderr, "hareal: a file of the run could not be written (disk full?): "
-                    "stopping at the first failed write\n");
+            hk_err_set(&d->err, "the run's folder", 0, 0, "a file of the run could not be "
+                       "written (disk full?): stopping at the first failed write");
             rl_drive_stop(d, 0);
         }
     return d->write_failed;

@@ -65,6 +65,7 @@ typedef struct rl_drive {
     uv_idle_t idle;              /* spins the loop (I/O included) for the last millisecond */
     uv_timer_t tick;             /* the progress line */
     hk_progress *progress;       /* the command's, or NULL */
+    hk_say say;                  /* a signal it stops for */
     int handles_on;
     hk_qrec next;
     char qtext[64];              /* generated queries' text */

@@ -629,8 +629,7 @@ int rl_mirror_set_fault(rl_mirror *m, rl_fault f, double x)
         return -1;
     }
     if (f == RL_F_STALL) { /* a stalled process, for real: the kernel keeps accepting */
-        fprintf(stderr, "hareal mirror: stalled (SIGSTOP): kill -CONT %ld resumes it\n",
-                (long)getpid());
+        hk_sayf(&m->c.say, "stalled (SIGSTOP): kill -CONT %ld resumes it", (long)getpid());
         raise(SIGSTOP);
         f = RL_F_NONE; /* continued: it answers again, what queued up first */
     }
@@ -653,7 +652,7 @@ static void ctl_line(void *user, const char *line)
     else if (!strncmp(line, "fault ", 6) && rl_fault_parse(line + 6, &f, &x) == 0)
         rl_mirror_set_fault(m, f, x);
     else
-        fprintf(stderr, "hareal mirror: unknown control line '%s'\n", line);
+        hk_sayf(&m->c.say, "unknown control line '%s'", line);
 }
 
 static void ctl_eof(void *user) { rl_mirror_stop(user); }

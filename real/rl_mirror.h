@@ -53,6 +53,7 @@ typedef struct rl_mirror_cfg {
     uint32_t max_request;        /* bytes */
     uint32_t matches;            /* documents per result */
     uint64_t seed;
+    hk_say say;                  /* what it has to say as it runs */
 } rl_mirror_cfg;
 
 typedef struct rl_mirror {

@@ -29,9 +29,7 @@ typedef struct pxrun {
 static void on_change(void *user, const char *what)
 {
     pxrun *r = user;
-    if (!r->c->quiet)
-        fprintf(stderr, "hareal proxy: %7.3f s: %s\n", (double)(uv_now(r->loop) - r->t0) / 1e3,
-                what);
+    hk_sayf(&r->c->say, "%7.3f s: %s", (double)(uv_now(r->loop) - r->t0) / 1e3, what);
 }
 
 static void set_metrics(const void *set, hk_buf *b)
@@ -105,7 +103,7 @@ static void ctl_line(void *user, const char *line)
     pxrun *r = user;
     char msg[128];
     if (!strcmp(line, "start") && r->c->scn && !r->sched_on && start_sched(r, msg, sizeof msg) < 0)
-        fprintf(stderr, "hareal proxy: %s\n", msg);
+        hk_sayf(&r->c->err_say, "%s", msg);
 }
 
 static void ctl_eof(void *user) { stop_all(user); }   /* the parent is gone: so are we */
@@ -148,11 +146,10 @@ static int start(pxrun *r, char *msg, int n)
 static void say_start(const pxrun *r)
 {
     for (int i = 0; i < r->set.n; i++)
-        fprintf(stderr, "hareal proxy: %s: %s -> %s%s\n", r->set.px[i]->name,
-                r->set.px[i]->listen, r->set.px[i]->upstream,
-                r->set.px[i]->enabled ? "" : " (disabled)");
-    fprintf(stderr, "hareal proxy: control API on http://%s (GET /proxies), metrics on "
-            "http://%s/metrics\n", r->c->api, r->c->metrics ? r->c->metrics : r->c->api);
+        hk_sayf(&r->c->say, "%s: %s -> %s%s", r->set.px[i]->name, r->set.px[i]->listen,
+                r->set.px[i]->upstream, r->set.px[i]->enabled ? "" : " (disabled)");
+    hk_sayf(&r->c->say, "control API on http://%s (GET /proxies), metrics on http://%s/metrics",
+            r->c->api, r->c->metrics ? r->c->metrics : r->c->api);
 }
 
 int rl_pxrun(const rl_pxrun_cfg *c, int *sig, char *msg, int n)
@@ -165,8 +162,7 @@ int rl_pxrun(const rl_pxrun_cfg *c, int *sig, char *msg, int n)
     rl_pxset_init(&r.set, r.loop, c->seed);
     int rc = start(&r, msg, n);
     if (rc == 0) {
-        if (!c->quiet)
-            say_start(&r);
+        say_start(&r);
         uv_run(r.loop, UV_RUN_DEFAULT);
     } else
         stop_all(&r);

@@ -1,7 +1,7 @@
 /* rl_pxrun: `hareal proxy`'s engine — the proxies (from the command line or a JSON config),
  * the control API and /metrics on one HTTP port, a scenario's faults on schedule, until
  * SIGINT, SIGTERM or SIGHUP. What changes (a toxic added or removed, a proxy closed) is said
- * on stderr with the time since start. */
+ * to its say with the time since start; it prints nothing itself. */
 #ifndef RL_PXRUN_H
 #define RL_PXRUN_H
 
@@ -18,7 +18,8 @@ typedef struct rl_pxrun_cfg {
     const hk_scn *scn;           /* faults on schedule for host on proxy `name`, or NULL */
     int host;
     uint64_t seed;
-    int quiet;
+    hk_say say;                  /* its addresses at the start, each change of a toxic */
+    hk_say err_say;              /* a schedule that cannot start (said even when quiet) */
     const char *version;
     FILE *log;                   /* the single proxy's searches, one CSV row each, or NULL */
     int control;                 /* driven by a parent (hareal live) on stdin: the schedule

@@ -3,21 +3,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
-#include "hk_exit.h"
 #include "hk_report.h"
-
-int rl_outdir_close(hk_rundir *rd, int rc)
-{
-    hk_err e;
-    if (rc == 0 || rc == HK_EXIT_FINDING || rc > HK_EXIT_SIGNAL) {
-        if (hk_rundir_done(rd, &e) == 0)
-            return rc;
-        hk_print_err("hareal", &e);
-        rc = HK_EXIT_RUN;
-    }
-    hk_rundir_abort(rd);
-    return rc;
-}
 
 static double ms(double us) { return us / 1000.0; }
 

@@ -8,9 +8,9 @@
 #include "rl_drive.h"
 #include "rl_master.h"
 
-/* 0 (*mp: the master, the caller frees it), or an exit code after saying why (3: the trace
- * is malformed; 1: anything else). */
+/* 0 (*mp: the master, the caller frees it); -2 with e when the trace is malformed; -1 with e
+ * otherwise (a file, a port, memory). Prints nothing. */
 int rl_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc, const char *dir,
-           hk_out *periods, hk_out *queries);
+           hk_out *periods, hk_out *queries, hk_err *e);
 
 #endif

@@ -162,23 +162,23 @@ static int config(FILE *f, const rl_searchd *sd, const hk_scn *s, int strategy,
 /* ---- the process ------------------------------------------------------ */
 
 /* The last n lines of DIR/NAME to f, each indented (a missing file says so). */
-static void tail(FILE *f, const rl_searchd *sd, const char *name, int n)
+static void tail(const hk_say *f, const rl_searchd *sd, const char *name, int n)
 {
     char p[1100], *buf = NULL;
     size_t len = 0;
     hk_err e;
     snprintf(p, sizeof p, "%s/%s", sd->dir, name);
     if (hk_file_read(p, &buf, &len, &e) < 0) {
-        fprintf(f, "  (%s: none)\n", p);
+        hk_sayf(f, "  (%s: none)", p);
         return;
     }
     size_t at = len;
     for (int k = 0; at > 0 && k <= n; k++)
         while (at > 0 && buf[--at] != '\n')
             ;
-    fprintf(f, "  last lines of %s:\n", p);
+    hk_sayf(f, "  last lines of %s:", p);
     for (char *l = buf + at + (buf[at] == '\n'); *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
-        fprintf(f, "    %.*s\n", (int)strcspn(l, "\n"), l);
+        hk_sayf(f, "    %.*s", (int)strcspn(l, "\n"), l);
     free(buf);
 }
 
@@ -233,12 +233,12 @@ static int fork_searchd(rl_searchd *sd, const char *conf, int out_fd)
 
 static void say_logs(const rl_searchd *sd)
 {
-    tail(stderr, sd, "searchd.out", 8);
-    tail(stderr, sd, "searchd.log", 8);
+    tail(&sd->say, sd, "searchd.out", 8);
+    tail(&sd->say, sd, "searchd.log", 8);
 }
 
 int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
-                     const struct sockaddr_in *addr)
+                     const struct sockaddr_in *addr, hk_err *ep)
 {
     hk_err e;
     hk_out co = {0};
@@ -250,7 +250,7 @@ int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
     else if (co.f)
         hk_out_abort(&co);
     if (w < 0) {
-        hk_print_err("hareal live: --master", &e);
+        *ep = e;
         return -1;
     }
     snprintf(conf, sizeof conf, "%s/searchd.conf", sd->dir);
@@ -260,21 +260,18 @@ int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
     int rc = fd < 0 ? -1 : fork_searchd(sd, conf, fd);
     if (fd >= 0)
         close(fd);
-    if (rc < 0) {
-        fprintf(stderr, "hareal live: cannot start %s: %s\n", sd->path, strerror(errno));
-        return -1;
-    }
+    if (rc < 0)
+        return hk_err_set(ep, sd->path, 0, 0, "cannot be started: %s", strerror(errno));
     for (int i = 0; i < 750 && sd->running; i++) {
         if (rl_port_up(sd->ql_port))
             return 0;
         nanosleep(&(struct timespec){0, 20000000}, NULL);
         reap(sd);
     }
-    fprintf(stderr, "hareal live: %s (%s) %s on 127.0.0.1:%d\n", sd->path, sd->banner,
-            sd->running ? "did not listen within 15 s" : "exited at start instead of listening",
-            sd->ql_port);
     say_logs(sd);
-    return -1;
+    return hk_err_set(ep, sd->path, 0, 0, "(%s) %s on 127.0.0.1:%d", sd->banner,
+                      sd->running ? "did not listen within 15 s"
+                                  : "exited at start instead of listening", sd->ql_port);
 }
 
 void rl_searchd_stop(rl_searchd *sd)
@@ -286,19 +283,19 @@ void rl_searchd_stop(rl_searchd *sd)
     sd->stop_at_ms = (int64_t)uv_now(sd->loop) + 10000;
 }
 
-int rl_searchd_verdict(const rl_searchd *sd, int stopped_by_us)
+int rl_searchd_verdict(const rl_searchd *sd, int stopped_by_us, hk_err *e)
 {
     if (stopped_by_us && !sd->killed)
         return 0;
     if (sd->killed)
-        fprintf(stderr, "hareal live: searchd (pid %d) did not stop within 10 s of SIGTERM: "
-                "killed\n", sd->pid);
+        hk_err_set(e, "searchd", 0, 0, "pid %d did not stop within 10 s of SIGTERM: killed",
+                   sd->pid);
     else if (sd->term_sig)
-        fprintf(stderr, "hareal live: searchd (pid %d) died of signal %d during the run\n",
-                sd->pid, sd->term_sig);
+        hk_err_set(e, "searchd", 0, 0, "pid %d died of signal %d during the run", sd->pid,
+                   sd->term_sig);
     else
-        fprintf(stderr, "hareal live: searchd (pid %d) exited by itself during the run "
-                "(status %d)\n", sd->pid, sd->exit_code);
+        hk_err_set(e, "searchd", 0, 0, "pid %d exited by itself during the run (status %d)",
+                   sd->pid, sd->exit_code);
     say_logs(sd);
     return -1;
 }

@@ -30,19 +30,20 @@ typedef struct rl_searchd {
     uv_timer_t watch;
     int watch_on;
     int64_t stop_at_ms;          /* SIGKILL after this loop time, once stopping */
+    hk_say say;                  /* its logs' last lines when it fails */
 } rl_searchd;
 
 /* Run the binary once for its banner: 0 (kind, banner set), or -1 with e saying why (not
  * found, not searchd, a version this does not drive). */
 int rl_searchd_probe(rl_searchd *sd, hk_err *e);
 /* Write DIR/searchd.conf, start searchd on it, wait (up to 15 s) until its SphinxQL port
- * accepts: 0, or -1 after saying on stderr why, with its logs' last lines. */
+ * accepts: 0, or -1 with e saying why (its logs' last lines to sd->say). */
 int rl_searchd_start(rl_searchd *sd, const hk_scn *s, int strategy,
-                     const struct sockaddr_in *addr);
+                     const struct sockaddr_in *addr, hk_err *e);
 /* SIGTERM to its PID (SIGKILL 10 s later if it lingers); the loop then reaps it. */
 void rl_searchd_stop(rl_searchd *sd);
-/* After the loop: how it ended, said on stderr with the logs' last lines when it was not by
- * our stop; 0 when it ended as asked. */
-int rl_searchd_verdict(const rl_searchd *sd, int stopped_by_us);
+/* After the loop: 0 when it ended as asked; else -1 with e saying how it ended (the logs'
+ * last lines to sd->say). */
+int rl_searchd_verdict(const rl_searchd *sd, int stopped_by_us, hk_err *e);
 
 #endif

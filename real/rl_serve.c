@@ -61,10 +61,9 @@ int rl_serve(const rl_mirror_cfg *c, const rl_serve_cfg *s, char *msg, int n)
         }
         sigs g = {.m = &m};
         watch_signals(loop, &g);
-        if (!s->quiet)
-            fprintf(stderr, "hareal mirror: listening on %s:%d%s%s%s\n", c->host, c->port,
-                    s->metrics ? ", metrics on http://" : "", s->metrics ? s->metrics : "",
-                    s->metrics ? "/metrics" : "");
+        hk_sayf(&s->say, "listening on %s:%d%s%s%s", c->host, c->port,
+                s->metrics ? ", metrics on http://" : "", s->metrics ? s->metrics : "",
+                s->metrics ? "/metrics" : "");
         uv_run(loop, UV_RUN_DEFAULT);
     }
     uv_run(loop, UV_RUN_DEFAULT); /* finish closing whatever a failed start left */

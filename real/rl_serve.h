@@ -10,7 +10,7 @@ typedef struct rl_serve_cfg {
     rl_fault fault;              /* from the start */
     double x;                    /* its figure */
     int control;                 /* read 'fault KIND' and 'quit' lines on stdin */
-    int quiet;
+    hk_say say;                  /* the listening line (errors come back in msg) */
     const char *metrics;         /* IP:PORT serving /metrics (Prometheus text), or NULL */
 } rl_serve_cfg;
 

@@ -187,11 +187,15 @@ check "searchd logged M7's ERROR replies as partial results ($logw of $logq e2 q
 "$B/hasim" init --config "$T/prod.conf" --log "$T/prod/query.log" --variant sphinx2 --out "$T/ev.scn" > /dev/null 2> "$T/ev.err"
 check "init: M7's error rate from the log" '[ $? -eq 0 ] && grep -A3 "^mirror 127.0.0.1:$M7 " "$T/ev.scn" | grep -Eq "^    errors = 0\.0[3-7][0-9]* +# the query log: $logw of the"'
 check "init: the e2 lines' shape fitted from agents=() (KS distance under 0.05)" 'grep -A2 "^mirror 127.0.0.1:$M8 " "$T/ev.scn" | grep -Eq "service = (lognormal|gamma)\(.*fitted to [0-9]+ agents=\(\) times of table e2, agent line 1 \((lognormal|gamma); KS distance 0\.0[0-4]"'
-# the 10 ms mirror is a constant plus the machine's jitter, its times cut to the millisecond: its
-# own part's KS distance read 0.02-0.06 here and crossed 0.10 ("a POOR fit") once under CI's
-# load, so the spread's source is pinned, and its part's distance under 0.15 (printed if not)
+# the 10 ms mirror is a constant plus the machine's jitter, its times cut to the millisecond: the
+# fit's KS distance on its part swings with the machine's load (0.02-0.06 here, 0.10 and 0.18
+# under CI), so what is pinned is the claim: its mean kept, its spread its own (a mixture
+# component, narrow: lognormal sigma under 0.3 or gamma shape over 11, where one lognormal
+# over the line's four mirrors gave sigma 0.95); the line printed when it fails
 m3=$(grep -A3 "^mirror 127.0.0.1:$M3 " "$T/model.scn" | grep "^    service")
-check "init: d2's mirrors keep their measured means and get their own spread, not the line's" 'echo "$m3" | grep -Eq "service = (lognormal\(median=[0-9.]+ms, sigma=|gamma\(shape=)[0-9.]+.* +# mean (9|1[0-3])\.[0-9]+ ms measured; its own spread: the [0-9]+ agents=\(\) times of table d2, agent line 1 fitted as the mixture of its 4 mirrors .*KS distance 0\.(0[0-9]|1[0-4])[0-9]* of its part" || { echo "  $m3"; false; }'
+narrow() { echo "$m3" | sed -n 's/.*service = lognormal(median=[0-9.]*ms, sigma=\([0-9.]*\)).*/s \1/p; s/.*service = gamma(shape=\([0-9.e+]*\),.*/g \1/p' |
+  awk '{ exit !(($1 == "s" && $2 < 0.3) || ($1 == "g" && $2 > 11)) }'; }
+check "init: d2's mirrors keep their measured means and get their own spread, not the line's" 'echo "$m3" | grep -Eq "# mean (9|1[0-3])\.[0-9]+ ms measured; its own spread: the [0-9]+ agents=\(\) times of table d2, agent line 1 fitted as the mixture of its 4 mirrors" && narrow || { echo "  $m3"; false; }'
 "$B/hasim" "$T/ev.scn" --out "$T/ev" --quiet 2> /dev/null
 # the tail (issue 37): init's model of the whole capture (d2's and e2's load, the status after
 # both) predicts the log's p99 and p99.9 within 20%, and e2's lognormal mirrors' p99 within 25% of
