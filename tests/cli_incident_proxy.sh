@@ -13,12 +13,7 @@
 B=${1:?build dir}; S=${2:?source dir}
 . "$S/tests/lib.sh"
 for bin in hareal hasim; do [ -x "$B/$bin" ] || { echo "FAIL: $B/$bin is missing"; exit 1; }; done
-for t in searchd mysql curl; do
-  if ! command -v $t > /dev/null; then
-    if [ "${CI:-}" = true ]; then echo "cli_incident_proxy: $t missing: 0 passed, 1 failed"; exit 1; fi
-    echo "cli_incident_proxy: $t not installed (.ci/setup installs it): skipped"; exit 77
-  fi
-done
+needs cli_incident_proxy searchd mysql curl
 if [ -n "${HK_SANITIZED:-}" ]; then echo "cli_incident_proxy: a measurement, not run under the sanitizers"; exit 77; fi
 T=$(mktemp -d)
 PIDS=()

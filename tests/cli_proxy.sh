@@ -15,12 +15,7 @@ set -u
 B=$1
 . "$(dirname "$0")/lib.sh"
 [ -x "$B/hareal" ] || { echo "FAIL: $B/hareal is missing"; exit 1; }
-for t in searchd mysql curl promtool; do
-  if ! command -v $t > /dev/null; then
-    if [ "${CI:-}" = true ]; then echo "cli_proxy: $t missing: 0 passed, 1 failed"; exit 1; fi
-    echo "cli_proxy: $t not installed (.ci/setup installs it): skipped"; exit 77
-  fi
-done
+needs cli_proxy searchd mysql curl promtool
 T=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }

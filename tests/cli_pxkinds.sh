@@ -13,7 +13,7 @@ set -u
 B=$1
 . "$(dirname "$0")/lib.sh"
 [ -x "$B/hareal" ] || { echo "FAIL: $B/hareal is missing"; exit 1; }
-command -v curl > /dev/null || { echo "cli_pxkinds: curl not installed (.ci/setup installs it): skipped"; exit 77; }
+needs cli_pxkinds curl
 T=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }

@@ -9,7 +9,18 @@
 #                its logs (query log in sphinxql form) and pid in DIR, the HA settings given
 #   sd_agent DIR INDEX API SQL  a Sphinx 2.2.11 agent's config: an RT index INDEX (a title field,
 #                a gid attribute) in DIR, the agent protocol on API, SphinxQL on SQL
+#   needs TEST TOOL...  each tool on PATH, else skipped (77), or failed under CI
 pass=0; fail=0
+# needs TEST TOOL...: every tool on PATH, else the test is skipped (77) — or fails under CI,
+# where .ci/setup has installed them all
+needs() {
+  n=$1; shift
+  for t in "$@"; do
+    command -v "$t" > /dev/null && continue
+    if [ "${CI:-}" = true ]; then echo "$n: $t missing: 0 passed, 1 failed"; exit 1; fi
+    echo "$n: $t not installed (.ci/setup installs it): skipped"; exit 77
+  done
+}
 check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
 refused() { [ "$1" -ge 1 ] && [ "$1" -le 4 ]; }
 crashed() { [ "$1" -ge 126 ]; }
