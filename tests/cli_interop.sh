@@ -161,12 +161,14 @@ check "init reads searchd's config, status and log" '[ $? -eq 0 ] && grep -q "va
 check "init: box means measured (10 ms mirror)" 'grep -A3 "^mirror 127.0.0.1:$M3 " "$T/model.scn" | grep -Eq "mean (9|1[0-3])\.[0-9]+ ms measured"'
 for form in box vert; do
   "$B/hasim" init --config "$T/prod.conf" --status "$T/prod_status.$form" --log "$T/prod/query.log" --out "$T/model-$form.scn" > /dev/null 2>&1; rc=$?
-  # the status moved on between the captures (pings, a few queries): the hosts, the sections
-  # and each measured mean must agree (within 2%); the fitted family may not (gamma and
+  # the status moved on between the captures (pings every 200 ms, a few queries): the hosts,
+  # the sections and each measured mean must agree; the fitted family may not (gamma and
   # lognormal tie on these constant mirrors, KS 0.014 against 0.015, and a 1% move of the
-  # status's start tips EM's choice: CI saw it once)
-  diff <(grep "^mirror\|^    service" "$T/model.scn" | sed -E "s/[0-9.]*//g; s/ *=.*//") <(grep "^mirror\|^    service" "$T/model-$form.scn" | sed -E "s/[0-9.]*//g; s/ *=.*//") > "$T/forms.diff"
-  check "init reads the real mysql client's -$([ $form = box ] && echo t || echo E) output like its -B" '[ $rc -eq 0 ] && [ "$(grep -c "^mirror 127" "$T/model-$form.scn")" = "$(grep -c "^mirror 127" "$T/model.scn")" ] && { [ ! -s "$T/forms.diff" ] || { sed "s/^/  /" "$T/forms.diff"; false; }; } && paste <(grep -o "mean [0-9.]* ms measured" "$T/model.scn" | grep -o "[0-9.]*") <(grep -o "mean [0-9.]* ms measured" "$T/model-$form.scn" | grep -o "[0-9.]*") | awk "{ if (\$1 <= 0 || (\$2 - \$1) / \$1 > 0.02 || (\$1 - \$2) / \$1 > 0.02) bad = 1 } END { exit bad || NR < 4 }"'
+  # status's start tips EM's choice), nor whether init's estimate of the pings among a
+  # mirror's events kicks in ("(N events less ~P pings)": CI saw it in one capture and not
+  # the next, a mean then more than 2% apart), so the means within 10%, printed when not
+  diff <(grep "^mirror\|^    service" "$T/model.scn" | sed -E "s/[0-9.]*//g; s/ *=.*//; s/ \([^)]*pings\)//") <(grep "^mirror\|^    service" "$T/model-$form.scn" | sed -E "s/[0-9.]*//g; s/ *=.*//; s/ \([^)]*pings\)//") > "$T/forms.diff"
+  check "init reads the real mysql client's -$([ $form = box ] && echo t || echo E) output like its -B" '[ $rc -eq 0 ] && [ "$(grep -c "^mirror 127" "$T/model-$form.scn")" = "$(grep -c "^mirror 127" "$T/model.scn")" ] && { [ ! -s "$T/forms.diff" ] || { sed "s/^/  /" "$T/forms.diff"; false; }; } && paste <(grep -o "mean [0-9.]* ms measured" "$T/model.scn" | grep -o "[0-9.]*") <(grep -o "mean [0-9.]* ms measured" "$T/model-$form.scn" | grep -o "[0-9.]*") | awk "{ if (\$1 <= 0 || (\$2 - \$1) / \$1 > 0.10 || (\$1 - \$2) / \$1 > 0.10) { bad = 1; print \"  means \" \$1 \" and \" \$2 } } END { exit bad || NR < 4 }"'
 done
 "$B/hasim" "$T/model.scn" --out "$T/model" --quiet 2> "$T/model.err"
 check "the model runs" '[ $? -eq 0 ] && [ -s "$T/model/summary.csv" ]'
