@@ -321,6 +321,12 @@ static void reweigh(wx *x, hk_wline *L)
                            ? 1.0 / L->n : (L->w[i] > 0 ? L->w[i] : 0) / sum;
 }
 
+/* 1 when finding k of mirror M would go from its state to on: only then are words formatted. */
+static int changes(const hk_wmirror *M, hk_wkind k, int on)
+{
+    return !!on != !!(M->active & (1u << k));
+}
+
 static void set(wx *x, hk_wline *L, int i, hk_wkind k, int on, const char *words)
 {
     hk_wmirror *M = &L->m[i];
@@ -349,11 +355,14 @@ static void judge_slow(wx *x, hk_wline *L, int i, double A)
         return;                  /* too few answers to tell: as it was */
     int on = H->cell.mean_ms >= HK_SLOW_FACTOR * others &&
              H->cell.mean_ms >= others + HK_SLOW_MIN_MS && A > 0 && M->share >= HK_SLOW_SHARE;
+    if (!changes(M, HK_W_SLOW, on))
+        return;
     char b[200];
-    snprintf(b, sizeof b, on ? "answers in %.1f ms, %.1fx its line's others (%.1f ms), with %.0f%% "
-             "of the line's attempts" : "answers in %.1f ms again, its line's others in %.1f ms",
-             H->cell.mean_ms, H->cell.mean_ms / others, others, 100 * M->share);
-    if (!on)
+    if (on)
+        snprintf(b, sizeof b, "answers in %.1f ms, %.1fx its line's others (%.1f ms), with "
+                 "%.0f%% of the line's attempts", H->cell.mean_ms, H->cell.mean_ms / others,
+                 others, 100 * M->share);
+    else
         snprintf(b, sizeof b, "answers in %.1f ms again, its line's others in %.1f ms",
                  H->cell.mean_ms, others);
     set(x, L, i, HK_W_SLOW, on, b);
@@ -384,7 +393,7 @@ static void judge_share(wx *x, hk_wline *L, int i, double A)
         }
         M->starve_mine += a;
         M->starve_all += A;
-        if (x->t - M->starve_from >= HK_SPAN_MIN_S &&
+        if (changes(M, HK_W_STARVED, 1) && x->t - M->starve_from >= HK_SPAN_MIN_S &&
             gsl_cdf_binomial_P((unsigned)M->starve_mine, ss, (unsigned)M->starve_all) <
                 HK_STARVED_ALPHA) {
             snprintf(b, sizeof b, "gets %.1f%% of its line's attempts (%.0f of %.0f) for %.0f s "
@@ -395,20 +404,28 @@ static void judge_share(wx *x, hk_wline *L, int i, double A)
         }
     } else if (A >= 5) {
         M->starve_from = 0;
-        snprintf(b, sizeof b, "gets %.1f%% of its line's attempts again", 100 * M->share);
-        set(x, L, i, HK_W_STARVED, 0, b);
+        if (changes(M, HK_W_STARVED, 0)) {
+            snprintf(b, sizeof b, "gets %.1f%% of its line's attempts again", 100 * M->share);
+            set(x, L, i, HK_W_STARVED, 0, b);
+        }
     }
     int lock = M->prob >= HK_LOCKED_PROB && others_healthy(L, i) && L->n > 1;
     if (lock && M->lock_from <= 0)
         M->lock_from = x->t - x->span;
     if (!lock)
         M->lock_from = 0;
-    snprintf(b, sizeof b, lock ? "holds %.0f%% of the probability (reconstructed from its "
-             "windows) for %.0f s while the line's others are healthy"
-             : "holds %.0f%% of the probability again (reconstructed)", 100 * M->prob,
-             x->t - M->lock_from);
-    if (lock ? x->t - M->lock_from >= HK_SPAN_MIN_S : (M->active & (1u << HK_W_LOCKED)) != 0)
-        set(x, L, i, HK_W_LOCKED, lock, b);
+    if (lock ? x->t - M->lock_from < HK_SPAN_MIN_S : !changes(M, HK_W_LOCKED, 0))
+        return;                  /* not yet 10 s, or nothing to clear */
+    if (!changes(M, HK_W_LOCKED, lock))
+        return;
+    if (lock)
+        snprintf(b, sizeof b, "holds %.0f%% of the probability (reconstructed from its windows) "
+                 "for %.0f s while the line's others are healthy", 100 * M->prob,
+                 x->t - M->lock_from);
+    else
+        snprintf(b, sizeof b, "holds %.0f%% of the probability again (reconstructed)",
+                 100 * M->prob);
+    set(x, L, i, HK_W_LOCKED, lock, b);
 }
 
 static void judge_recovery(wx *x, hk_wline *L, int i, double A)
@@ -422,11 +439,14 @@ static void judge_recovery(wx *x, hk_wline *L, int i, double A)
         flood = !take && M->share >= HK_FLOOD_FACTOR * M->rec_pre &&
                 M->share >= M->rec_pre + 0.1;
     }
+    if (!changes(M, HK_W_TAKEOVER, take) && !changes(M, HK_W_FLOOD, flood))
+        return;
     char b[240];
-    snprintf(b, sizeof b, "takes %.0f%% of its line's attempts (%.0f of %.0f) %.0f s after its "
-             "fault ended, where it had %.0f%% before it", 100 * M->share, M->attempts, A,
-             x->t - M->rec_at, 100 * M->rec_pre);
-    if (!take && !flood)
+    if (take || flood)
+        snprintf(b, sizeof b, "takes %.0f%% of its line's attempts (%.0f of %.0f) %.0f s after "
+                 "its fault ended, where it had %.0f%% before it", 100 * M->share, M->attempts,
+                 A, x->t - M->rec_at, 100 * M->rec_pre);
+    else
         snprintf(b, sizeof b, "its share is back to %.0f%% (%.0f%% before its fault)",
                  100 * (M->share > 0 ? M->share : 0), 100 * M->rec_pre);
     set(x, L, i, HK_W_TAKEOVER, take, b);
