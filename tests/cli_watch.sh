@@ -195,9 +195,9 @@ check "init reads the watch's series as it reads snapshots taken by hand ($(kind
 
 # the README's replay of the last hour, verbatim but for the folders
 ( cd "$T" && mkdir -p hour && find w/status -name 'status.*' -mmin -60 -exec cp -t hour {} + &&
-  "$B/hasim" init --config prod.conf --status hour --out incident.scn > /dev/null 2>&1 &&
-  "$B/hasim" incident.scn --out inc --quiet > /dev/null 2>&1 ); rr=$?
-check "the README's replay of the last hour runs on the watch's folder" '[ $rr -eq 0 ] && [ "$(ls "$T/hour" | wc -l)" = "$nsnap" ] && [ -s "$T/inc/summary.csv" ]'
+  "$B/hasim" init --config prod.conf --status hour --out incident.scn > /dev/null 2> readme.err &&
+  "$B/hasim" incident.scn --out inc --quiet > /dev/null 2>> readme.err ); rr=$?
+check "the README's replay of the last hour runs on the watch's folder" '[ $rr -eq 0 ] && [ "$(ls "$T/hour" | wc -l)" = "$nsnap" ] && [ -s "$T/inc/summary.csv" ] || { echo "  rc $rr, $(ls "$T/hour" | wc -l) of $nsnap copied:"; sed "s/^/  /" "$T/readme.err"; false; }'
 
 # the fake masters: each said, none a crash, the watch waiting until told to stop
 check "a master answering garbage, nothing, or a cut greeting is said and waited for" '[ $grc -eq 0 ] && [ "$(grep -c "retrying" "$T/g.out")" = 3 ] && grep -q "127.0.0.1:$G2: no answer in 10 s" "$T/g.out"'
