@@ -1,22 +1,79 @@
 /* watchbench: what following a master costs `hareal watch` per snapshot (not a test): a
  * 2.2.11 SHOW AGENT STATUS of M mirrors (M/4 agent lines of 4; hakarma's own status, from
- * dashboards with traffic), read (hk_statread) and judged (hk_watch_feed) once a karma period,
- * timed in CPU seconds over many snapshots; then the share of one core 50 masters of M mirrors
- * at one snapshot a second would take. The SphinxQL decoding of the rows (rl_sql) and the file
- * written per snapshot are not in it. Usage: watchbench [MIRRORS [SNAPSHOTS]]. */
+ * dashboards with traffic) as the master sends it (one SphinxQL packet a row), decoded
+ * (hk_sqlp, as rl_sql does) and read as the rows come (hk_statrd, the master's order of
+ * keys kept from the first snapshot), judged (hk_watch_feed) and saved
+ * (rl_wsave_put, into a temporary folder) once a karma period, timed in CPU seconds (the
+ * kernel's included) over many snapshots; then the share of one core 50 masters of M mirrors
+ * at one snapshot a second would take. The socket's reads are not in it. Usage: watchbench
+ * [MIRRORS [SNAPSHOTS]]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "hk_conf.h"
+#include "hk_sqlp.h"
+#include "hk_statread.h"
 #include "hk_status.h"
 #include "hk_watch.h"
+#include "rl_wsave.h"
 
 static double cpu_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The status text as searchd's packets: a header, two column definitions, an EOF, a row
+ * packet per line (two length-prefixed columns; every length here is under 251), an EOF. */
+static void packets(const hk_buf *text, hk_buf *out)
+{
+    unsigned char h[4];
+    int seq = 1;
+    hk_buf_reset(out);
+    for (const char *s = text->s, *e; s < text->s + text->len; s = e + 1) {
+        e = memchr(s, '\n', (size_t)(text->s + text->len - s));
+        const char *tab = memchr(s, '\t', (size_t)(e - s));
+        size_t kl = (size_t)(tab - s), vl = (size_t)(e - tab - 1), n = kl + vl + 2;
+        h[0] = (unsigned char)n;
+        h[1] = (unsigned char)(n >> 8);
+        h[2] = 0;
+        h[3] = (unsigned char)seq++;
+        hk_buf_put(out, (const char *)h, 4);
+        unsigned char l = (unsigned char)kl;
+        hk_buf_put(out, (const char *)&l, 1);
+        hk_buf_put(out, s, kl);
+        l = (unsigned char)vl;
+        hk_buf_put(out, (const char *)&l, 1);
+        hk_buf_put(out, tab + 1, vl);
+    }
+}
+
+/* rows through the decoder as rl_sql feeds it: 1 a column count, 2 definitions, an EOF,
+ * the rows, an EOF. 0 or -1. */
+static int decode(hk_sqlp *q, const hk_buf *rows)
+{
+    static const uint8_t count[1] = {2}, def[1] = {0}, eof[5] = {0xfe, 0, 0, 2, 0};
+    hk_sqlp_begin(q, 1);
+    hk_sqlp_packet(q, count, 1);
+    hk_sqlp_packet(q, def, 1);
+    hk_sqlp_packet(q, def, 1);
+    hk_sqlp_packet(q, eof, 5);
+    const uint8_t *p = (const uint8_t *)rows->s;
+    size_t off = 0, n, used;
+    while (off < rows->len && hk_sqlp_split(p + off, rows->len - off, &n, &used) == 1) {
+        if (hk_sqlp_packet(q, p + off + 4, n) != HK_SQLP_MORE)
+            return -1;
+        off += used;
+    }
+    return hk_sqlp_packet(q, eof, 5) == HK_SQLP_OK ? 0 : -1;
+}
+
+static void on_row(void *ctx, const char *line, size_t len)
+{
+    hk_statrd_line(ctx, line, len);
 }
 
 static hk_cluster *cluster(int m)
@@ -59,35 +116,67 @@ int main(int argc, char **argv)
     for (int i = 0; i < m; i++)
         h[i] = (hk_status_host){.name = cl->hosts[i].name, .refs = 1, .pinged = 1, .dash = &d[i]};
     hk_wevents ev = {0};
-    double spent = 0, reading = 0, bytes = 0;
+    hk_statrd *rd = hk_statrd_new();
+    char dir[] = "/tmp/watchbench.XXXXXX";
+    rl_wsave save;
+    hk_sqlp q = {.row = on_row, .row_ctx = rd};
+    hk_buf text, wire;
+    hk_buf_init(&text);
+    hk_buf_init(&wire);
+    if (!mkdtemp(dir) || rl_wsave_open(&save, dir, 16 << 20, 0, &e) < 0)
+        return 1;
+    double cost[4] = {0}, bytes = 0; /* decoded (and read), read (the end), judged, saved */
     int64_t t = 1700000000LL * 1000000;
     for (int s = 0; s < n; s++) {
         for (int i = 0; i < m; i++)
-            for (int q = 0; q < 5; q++)
-                hk_dash_record(&d[i], t + q * 1000 + 3000 + (i % 7) * 100, HK_EV_SUCCESS,
-                               t + q * 1000, 0, 100);
+            for (int k = 0; k < 5; k++)
+                hk_dash_record(&d[i], t + k * 1000 + 3000 + (i % 7) * 100, HK_EV_SUCCESS,
+                               t + k * 1000, 0, 100);
         t += 1000000;
-        hk_buf b;
-        hk_buf_init(&b);
-        hk_status_global(&b, hk_variant_get(HK_VAR_SPHINX2), 1, h, m, t + 100000);
-        bytes += (double)b.len;
-        double c0 = cpu_s();
+        hk_buf_reset(&text);
+        hk_status_global(&text, hk_variant_get(HK_VAR_SPHINX2), 1, h, m, t + 100000);
+        packets(&text, &wire);
+        bytes += (double)text.len;
+        double c[5];
+        c[0] = cpu_s();
+        hk_statrd_begin(rd, "bench");
+        if (decode(&q, &wire) < 0)
+            return 1;
+        c[1] = cpu_s();
         hk_status_file st;
         ev.n = 0;
-        if (hk_statread(b.s, b.len, "bench", &st, &e) < 0)
+        if (hk_statrd_end(rd, q.tsv.s, q.tsv.len, &st, &e) < 0)
             return 1;
-        reading += cpu_s() - c0;
+        c[2] = cpu_s();
         if (hk_watch_feed(w, 0, (double)(t + 100000) / 1e6, &st, &ev, &e) < 0)
             return 1;
         hk_status_file_free(&st);
-        spent += cpu_s() - c0;
-        hk_buf_free(&b);
+        c[3] = cpu_s();
+        char name[64];
+        snprintf(name, sizeof name, "status.%.6f.tsv", (double)t / 1e6);
+        if (rl_wsave_put(&save, name, q.tsv.s, q.tsv.len, (double)t / 1e6, &e) < 0)
+            return 1;
+        c[4] = cpu_s();
+        for (int k = 0; k < 4; k++)
+            cost[k] += c[k + 1] - c[k];
     }
-    double per = spent / n;
+    double per = (cost[0] + cost[1] + cost[2] + cost[3]) / n;
     printf("watchbench: %d mirrors, %d snapshots of %.0f KB: %.2f ms of CPU a snapshot (%.2f "
-           "read, %.2f judged); 50 such masters at 1 snapshot/s: %.1f%% of one core\n", m, n,
-           bytes / n / 1024, per * 1e3, reading / n * 1e3, (spent - reading) / n * 1e3,
-           50 * per * 100);
+           "decoded and read, %.2f read's end, %.2f judged, %.2f saved); 50 such masters at 1 "
+           "snapshot/s: "
+           "%.1f%% of one core\n", m, n, bytes / n / 1024, per * 1e3, cost[0] / n * 1e3,
+           cost[1] / n * 1e3, cost[2] / n * 1e3, cost[3] / n * 1e3, 50 * per * 100);
+    for (int k = 0; k < save.n; k++) {
+        char path[sizeof dir + 80];
+        snprintf(path, sizeof path, "%s/%s", dir, save.q[save.head + k].name);
+        unlink(path);
+    }
+    rl_wsave_close(&save);
+    rmdir(dir);
+    hk_sqlp_free(&q);
+    hk_statrd_free(rd);
+    hk_buf_free(&text);
+    hk_buf_free(&wire);
     hk_wevents_free(&ev);
     hk_watch_free(w);
     free(h);

@@ -1,7 +1,9 @@
 /* fuzz_status: a saved SHOW AGENT STATUS / SHOW STATUS read back (hk_statread), then calibrated
  * against a small fixed cluster (hk_calib), as hasim init does; what calibration computes from
  * any status it accepts must be a model that runs: every figure finite, probabilities in
- * [0, 1], counts and windows not negative (abort otherwise: the fuzzer saves the input). */
+ * [0, 1], counts and windows not negative (abort otherwise: the fuzzer saves the input).
+ * An input holding a 0xff byte is two snapshots of one master: the second read by the keys
+ * of the first (hk_statrd, from its text and row by row) must say what hk_statread says. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,8 +28,57 @@ static void check(const hk_calib_host *c)
         abort();
 }
 
+/* b (rb, eb) is what a (ra, ea) is, or abort; b freed. */
+static void same(int ra, const hk_status_file *a, const hk_err *ea, int rb, hk_status_file *b,
+                 const hk_err *eb)
+{
+    if (ra != rb || (ra < 0 && (strcmp(ea->msg, eb->msg) || ea->line != eb->line)))
+        abort();
+    if (ra == 0 && (a->nhosts != b->nhosts || a->periods != b->periods ||
+                    a->layout != b->layout || memcmp(a->h, b->h, (size_t)a->nhosts * sizeof *a->h)))
+        abort();
+    if (rb == 0)
+        hk_status_file_free(b);
+}
+
+/* second (len bytes) read after first by a hk_statrd, from its text and row by row. */
+static void by_keys(const char *first, size_t flen, const char *second, size_t len)
+{
+    hk_status_file a, b;
+    hk_err ea = {0}, eb = {0};
+    int ra = hk_statread(second, len, "f", &a, &ea);
+    for (int rows = 0; rows < 2; rows++) {
+        hk_statrd *r = hk_statrd_new();
+        if (!r)
+            abort();
+        if (hk_statrd_read(r, first, flen, "f", &b, &eb) == 0)
+            hk_status_file_free(&b);
+        int rb;
+        if (rows) {
+            hk_statrd_begin(r, "f");
+            for (const char *s = second, *nl; s < second + len; s = nl + 1) {
+                nl = memchr(s, '\n', (size_t)(second + len - s));
+                if (!nl)
+                    nl = second + len;
+                hk_statrd_line(r, s, (size_t)(nl - s));
+            }
+            rb = hk_statrd_end(r, second, len, &b, &eb);
+        } else {
+            rb = hk_statrd_read(r, second, len, "f", &b, &eb);
+        }
+        same(ra, &a, &ea, rb, &b, &eb);
+        hk_statrd_free(r);
+    }
+    if (ra == 0)
+        hk_status_file_free(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    const uint8_t *cut = memchr(data, 0xff, size);
+    if (cut)
+        by_keys((const char *)data, (size_t)(cut - data), (const char *)cut + 1,
+                size - (size_t)(cut - data) - 1);
     hk_status_file st;
     hk_err e;
     if (hk_statread((const char *)data, size, "fuzz", &st, &e) < 0)

@@ -50,6 +50,17 @@ void hk_buf_put(hk_buf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
+char *hk_buf_room(hk_buf *b, size_t n)
+{
+    return grow(b, n) < 0 ? NULL : b->s + b->len;
+}
+
+void hk_buf_commit(hk_buf *b, size_t k)
+{
+    b->len += k;
+    b->s[b->len] = '\0';
+}
+
 void hk_buf_printf(hk_buf *b, const char *fmt, ...)
 {
     va_list ap;

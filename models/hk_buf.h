@@ -18,5 +18,9 @@ void hk_buf_free(hk_buf *b);
 void hk_buf_reset(hk_buf *b);
 void hk_buf_printf(hk_buf *b, const char *fmt, ...) HK_PRINTF(2, 3);
 void hk_buf_put(hk_buf *b, const char *s, size_t n);
+/* Room for n more bytes past the end, for the caller to write before hk_buf_commit(b, k) (k of
+ * them kept): NULL when out of memory. */
+char *hk_buf_room(hk_buf *b, size_t n);
+void hk_buf_commit(hk_buf *b, size_t k);
 
 #endif

@@ -66,27 +66,50 @@ void hk_sqlp_err_text(const uint8_t *b, size_t n, char *out, size_t cap)
     out[len] = 0;
 }
 
-static int row(hk_sqlp *p, const uint8_t *b, size_t n)
+/* A row's columns, tab-separated, written at out (room for n + 4 * ncols bytes: a column's
+ * length takes at least a byte, NULL's one byte becomes four): the bytes written, or -1
+ * (p->msg says why). */
+static long long columns(hk_sqlp *p, const uint8_t *b, size_t n, char *out)
 {
-    size_t i = 0;
+    size_t i = 0, w = 0;
     for (uint64_t c = 0; c < p->ncols; c++) {
         size_t at = i;           /* the column's length: where a bad one is said to be */
         int null = i < n && b[i] == 0xfb;
         long long len = lenenc(b, n, &i);
-        if (len < 0 || (size_t)len > n - i)
-            return bad(p, at, "a column of the row within its packet");
-        if (p->keep) {
-            if (c)
-                hk_buf_put(&p->tsv, "\t", 1);
-            hk_buf_put(&p->tsv, null ? "NULL" : (const char *)b + i, null ? 4 : (size_t)len);
+        if (len < 0 || (size_t)len > n - i) {
+            bad(p, at, "a column of the row within its packet");
+            return -1;
         }
+        if (c && out)
+            out[w++] = '\t';
+        if (out)
+            memcpy(out + w, null ? "NULL" : (const char *)b + i, null ? 4 : (size_t)len);
+        w += null ? 4 : (size_t)len;
         i += (size_t)len;
     }
-    if (i != n)
-        return bad(p, i, "the row's end (more bytes than its columns)");
+    if (i != n) {
+        bad(p, i, "the row's end (more bytes than its columns)");
+        return -1;
+    }
+    if (out)
+        out[w++] = '\n';
+    return (long long)w;
+}
+
+static int row(hk_sqlp *p, const uint8_t *b, size_t n)
+{
+    int fits = p->ncols <= n;  /* more columns than bytes: malformed, said by columns() */
+    char *out = p->keep && fits ? hk_buf_room(&p->tsv, n + 4 * (size_t)p->ncols + 1) : NULL;
+    if (p->keep && fits && !out)
+        return bad(p, 0, "rows of at most 64 MB in all");
+    long long w = columns(p, b, n, out);
+    if (w < 0)
+        return HK_SQLP_BAD;
     p->rows++;
     if (p->keep)
-        hk_buf_put(&p->tsv, "\n", 1);
+        hk_buf_commit(&p->tsv, (size_t)w);
+    if (p->keep && p->row)
+        p->row(p->row_ctx, p->tsv.s + p->tsv.len - (size_t)w, (size_t)w - 1);
     if (p->tsv.oom || p->tsv.len > HK_SQLP_MAX)
         return bad(p, 0, "rows of at most 64 MB in all");
     return HK_SQLP_MORE;

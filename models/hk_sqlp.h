@@ -24,6 +24,9 @@ typedef struct hk_sqlp {
     size_t off;                  /* bytes of this answer read so far (headers included) */
     hk_buf tsv;
     char msg[512];               /* ERR: searchd's text; BAD: what was wrong, where */
+    void (*row)(void *ctx, const char *line, size_t len); /* each kept row as it comes (its tsv
+                                    line, no newline), or NULL; kept across answers */
+    void *row_ctx;
 } hk_sqlp;
 
 /* The next packet in buf[0..len): 1 (its payload at buf + 4, *n bytes; *used = n + 4), 0 when

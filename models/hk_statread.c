@@ -1,43 +1,30 @@
-/* hk_statread: reading a saved SHOW AGENT STATUS / SHOW STATUS (see hk_statread.h). */
-#include "hk_statread.h"
+/* hk_statread: the lines of a saved SHOW AGENT STATUS / SHOW STATUS, each read into what it
+ * says of its host (see hk_statread.h; whole texts: hk_statrd.c). */
+#include "hk_statread_int.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_buf.h"
 #include "hk_hash.h"
 #include "hk_time.h"
 
 #define LIFETIME_MAX 10000       /* SHOW STATUS per-agent rows kept (linear lookup) */
+#define MSECS 13                 /* a window row's name index past counters[]: msecsperqueryy */
 
 static const char *const counters[] = {
     "query_timeouts", "connect_timeouts", "connect_failures", "network_errors", "wrong_query",
     "wrong_replies", "unexpected_closings", "warnings", "succeeded_queries", "total_query_time",
     "connect_count", "connect_avg", "connect_max", NULL};
+/* ag_N_NAME rows a reader knows (the first two are read, the next four of Manticore alone). */
+static const char *const plain[] = {"hostname", "errorsarow", "ping", "has_perspool",
+                                    "need_resolve", "pingtripmsec", "references", "lastanswer",
+                                    "lastquery", "lastperiodmsec", NULL};
 static const int ev_of[] = {HK_EV_QUERY_TIMEOUT, HK_EV_CONNECT_TIMEOUT, HK_EV_CONNECT_FAILURE,
                             HK_EV_NETWORK_ERROR, HK_EV_WRONG_QUERY, HK_EV_WRONG_REPLY,
                             HK_EV_UNEXPECTED_CLOSE, HK_EV_WARNING, HK_EV_SUCCESS};
-
-typedef struct rd {
-    hk_status_file *s;
-    int *window;                 /* per host: the widest window stored so far */
-    int cap;
-    const char *file;
-    int line;
-    hk_err *err;
-    char vkey[256];              /* mysql -E / \G: the "Key:" line waiting for its "Value:" */
-    int vline;                   /* its line, 0 none */
-    struct seen *seen;           /* every key read: a table by the key's hash */
-    size_t nseen, capseen;       /* capseen: a power of two, or 0 */
-} rd;
-
-/* A key read, by its hash, and its line: a key given twice (two snapshots pasted into one
- * file) is refused, whatever its values — summed, a repeat would double the counters. */
-typedef struct seen {
-    uint64_t key;
-    int line;
-} seen;
 
 static int all_digits(const char *s, size_t n)
 {
@@ -57,14 +44,18 @@ static hk_sthost *host(rd *x, long i)
             cap *= 2;
         hk_sthost *h = realloc(x->s->h, (size_t)cap * sizeof *h);
         int *w = realloc(x->window, (size_t)cap * sizeof *w);
+        hmask *m = realloc(x->mask, (size_t)cap * sizeof *m);
         if (h)
             x->s->h = h;
         if (w)
             x->window = w;
-        if (!h || !w)
+        if (m)
+            x->mask = m;
+        if (!h || !w || !m)
             return NULL;
         memset(h + x->cap, 0, (size_t)(cap - x->cap) * sizeof *h);
         memset(w + x->cap, 0, (size_t)(cap - x->cap) * sizeof *w);
+        memset(m + x->cap, 0, (size_t)(cap - x->cap) * sizeof *m);
         x->cap = cap;
     }
     if (i >= x->s->nhosts)
@@ -77,6 +68,27 @@ static hk_sthost *host(rd *x, long i)
 static int number(rd *x, const char *key, const char *v, double max, double *out)
 {
     *out = 0; /* zeroed on entry, so no caller reads an unset value on an error path */
+    static const double ten[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15};
+    uint64_t u = 0;
+    int digits = 0, decimals = -1;
+    const char *p = v;
+    for (; digits < 15 && ((*p >= '0' && *p <= '9') || (*p == '.' && decimals < 0)); p++) {
+        if (*p == '.') {
+            decimals = 0;
+            continue;
+        }
+        u = u * 10 + (uint64_t)(*p - '0');
+        digits++;
+        decimals += decimals >= 0;
+    }
+    /* the common case, a count or a mean like 5.53: exact below 2^53 digits, and one division
+       of two exact numbers is rounded once, as strtod rounds */
+    double q = decimals > 0 ? (double)u / ten[decimals] : (double)u;
+    if (digits && !*p && decimals != 0 && p[-1] != '.' && q <= max) {
+        *out = q;
+        return 0;
+    }
     char *end;
     double d = strtod(v, &end);
     if (end == v || *end || !hk_is_decimal(v, end) || !isfinite(d) || d < 0 || d > max)
@@ -88,11 +100,8 @@ static int number(rd *x, const char *key, const char *v, double max, double *out
 
 /* A counter value into h (k: index in counters[]). Manticore's window rows: connect_failures
  * and network_errors are count/10 shown with two implied decimals (x1000 back, to within 10). */
-static int set_counter(rd *x, hk_sthost *h, int k, const char *key, const char *v, int window)
+static void set_counter(rd *x, hk_sthost *h, int k, double d, int window)
 {
-    double d;
-    if (number(x, key, v, HK_STATREAD_COUNT_MAX, &d) < 0)
-        return -1;
     int mant_window = x->s->layout == HK_LAYOUT_MANTICORE && window > 0;
     if (k < 9) {
         if (mant_window && (k == 2 || k == 3))
@@ -107,68 +116,126 @@ static int set_counter(rd *x, hk_sthost *h, int k, const char *key, const char *
     } else if (k == 11) {
         h->connect_avg_ms = window > 0 ? d / 1000.0 : d;
     }
-    return 0;
 }
 
-/* ag_N_Pperiods_NAME or ag_N_NAME */
-static int agent_row(rd *x, const char *key, const char *v)
+/* The index of the n bytes at s in names (NULL-ended), -1 if none. */
+static int name_of(const char *s, size_t n, const char *const *names)
 {
-    char *end;
-    long n = strtol(key + 3, &end, 10);
-    if (end == key + 3 || *end != '_' || n < 0 || n >= HK_STATREAD_HOSTS_MAX)
+    if (!n)
+        return -1;
+    for (int i = 0; names[i]; i++)
+        if (names[i][0] == *s && !strncmp(names[i], s, n) && !names[i][n])
+            return i;
+    return -1;
+}
+
+/* ag_N_Pperiods_NAME or ag_N_NAME (n bytes at k) taken apart: 1, or 0 for another key. a->n
+ * is HK_STATREAD_HOSTS_MAX for a number past it, a->p -1 for a rest read as neither. */
+static int agent_key(const char *k, size_t n, akey *a)
+{
+    const char *s = k + 3, *end = k + n;
+    if (n < 5 || k[0] != 'a' || k[1] != 'g' || k[2] != '_' || !isdigit((unsigned char)*s))
         return 0;
-    const char *rest = end + 1;
-    hk_sthost *h = host(x, n);
-    if (!h)
-        return hk_err_set(x->err, x->file, x->line, 1, "out of memory");
-    if (!strcmp(rest, "hostname")) {
-        if (!*v || strlen(v) >= sizeof h->name)
+    for (a->n = 0; s < end && isdigit((unsigned char)*s); s++)
+        a->n = a->n < HK_STATREAD_HOSTS_MAX ? a->n * 10 + (*s - '0') : a->n;
+    if (s == end || *s != '_')
+        return 0;
+    const char *rest = s + 1;
+    a->p = 0;
+    if (rest == end || !isdigit((unsigned char)*rest)) {
+        a->name = rest < end ? name_of(rest, (size_t)(end - rest), plain) : -1;
+        return 1;
+    }
+    for (s = rest; s < end && isdigit((unsigned char)*s); s++)
+        a->p = a->p <= PERIODS_MAX ? a->p * 10 + (*s - '0') : a->p;
+    if (end - s < 8 || memcmp(s, "periods_", 8) || a->p < 1 || a->p > PERIODS_MAX) {
+        a->p = -1;
+        a->name = -1;
+        return 1;
+    }
+    s += 8;
+    n = (size_t)(end - s);
+    a->name = n == 14 && !memcmp(s, "msecsperqueryy", 14) ? MSECS : name_of(s, n, counters);
+    return 1;
+}
+
+/* The bit of a's row in its host's mask (NULL: a key not known, kept by hash). */
+static uint16_t *mask_of(rd *x, const akey *a, uint16_t *bit)
+{
+    if (x->slow || a->name < 0 || a->n >= HK_STATREAD_HOSTS_MAX || !host(x, a->n))
+        return NULL;
+    *bit = (uint16_t)(1u << a->name);
+    return a->p ? &x->mask[a->n].w[a->p] : &x->mask[a->n].plain;
+}
+
+/* A plain row: the host's name, its errors in a row, a sign of Manticore's layout. */
+static int plain_row(rd *x, hk_sthost *h, const akey *a, const char *key, const char *v)
+{
+    if (a->name == 0) {
+        size_t n = strlen(v);
+        if (!n || n >= sizeof h->name)
             return hk_err_set(x->err, x->file, x->line, 1, "%s: expected a host:port of 1 to %zu "
                               "characters", key, sizeof h->name - 1);
-        snprintf(h->name, sizeof h->name, "%s", v);
+        memcpy(h->name, v, n + 1);
         return 0;
     }
-    if (!strcmp(rest, "errorsarow")) {
+    if (a->name == 1) {
         h->have_errorsarow = 1;
         return number(x, key, v, HK_STATREAD_COUNT_MAX, &h->errorsarow);
     }
-    if (!strcmp(rest, "ping") || !strcmp(rest, "has_perspool") || !strcmp(rest, "need_resolve"))
+    if (a->name >= 2 && a->name <= 4)
         x->s->layout = HK_LAYOUT_MANTICORE;
-    long p = strtol(rest, &end, 10);
-    if (end == rest || strncmp(end, "periods_", 8) || p < 1 || p > 16)
-        return 0;
-    for (int k = 0; (p == 1 || p == 5) && k < 9; k++)
-        if (!strcmp(end + 8, counters[k])) {
-            int tenth = x->s->layout == HK_LAYOUT_MANTICORE && (k == 2 || k == 3);
-            double d;
-            if (number(x, key, v, HK_STATREAD_COUNT_MAX, &d) < 0)
-                return -1;
-            *(p == 1 ? &h->ev1 : &h->ev5) += d * (tenth ? 1000 : 1);
-            *(p == 1 ? &h->have1 : &h->have5) = 1;
-            if (p == 1)
-                h->c1[ev_of[k]] = d * (tenth ? 1000 : 1);
-        }
-    if (p == 1 && !strcmp(end + 8, "connect_count")) {
-        if (number(x, key, v, HK_STATREAD_COUNT_MAX, &h->connect1) < 0)
-            return -1;
+    return 0;
+}
+
+/* The 1- and 5-period windows' events (an incident's window, the phase check) and the
+ * 1-period window's connects and mean: row a's value d. */
+static void narrow_row(rd *x, hk_sthost *h, const akey *a, double d)
+{
+    int k = a->name, p = a->p;
+    if ((p == 1 || p == 5) && k < 9) {
+        int tenth = x->s->layout == HK_LAYOUT_MANTICORE && (k == 2 || k == 3);
+        *(p == 1 ? &h->ev1 : &h->ev5) += d * (tenth ? 1000 : 1);
+        *(p == 1 ? &h->have1 : &h->have5) = 1;
+        if (p == 1)
+            h->c1[ev_of[k]] = d * (tenth ? 1000 : 1);
+    }
+    if (p == 1 && k == 10) {
+        h->connect1 = d;
         h->have_connect1 = 1;
     }
-    if (p == 1 && !strcmp(end + 8, "msecsperqueryy") && strcmp(v, "n/a")) {
-        if (number(x, key, v, HK_STATREAD_MS_MAX, &h->msecs1) < 0)
-            return -1;
+    if (p == 1 && k == MSECS) {
+        h->msecs1 = d;
         h->have_msecs1 = 1;
     }
-    if (p < x->window[n])
+}
+
+/* ag_N_Pperiods_NAME or ag_N_NAME */
+int hk_sr_agent_row(rd *x, const akey *a, const char *key, const char *v)
+{
+    if (a->n >= HK_STATREAD_HOSTS_MAX)
         return 0;
-    x->window[n] = (int)p;
-    if ((int)p > x->s->periods)
-        x->s->periods = (int)p;
-    for (int k = 0; counters[k]; k++)
-        if (!strcmp(end + 8, counters[k]) && set_counter(x, h, k, key, v, (int)p) < 0)
-            return -1;
-    if (!strcmp(end + 8, "msecsperqueryy") && strcmp(v, "n/a")) { /* 2.2.11: total / events */
-        if (number(x, key, v, HK_STATREAD_MS_MAX, &h->msecs) < 0)
-            return -1;
+    hk_sthost *h = host(x, a->n);
+    if (!h)
+        return hk_err_set(x->err, x->file, x->line, 1, "out of memory");
+    if (a->p <= 0)
+        return a->p ? 0 : plain_row(x, h, a, key, v);
+    double d = 0;                /* a known row's value: a number (msecsperqueryy: or n/a) */
+    int has = a->name >= 0 && (a->name != MSECS || strcmp(v, "n/a"));
+    if (has && number(x, key, v, a->name == MSECS ? HK_STATREAD_MS_MAX : HK_STATREAD_COUNT_MAX,
+                      &d) < 0)
+        return -1;
+    if (has)
+        narrow_row(x, h, a, d);
+    if (a->p < x->window[a->n])
+        return 0;
+    x->window[a->n] = a->p;
+    if (a->p > x->s->periods)
+        x->s->periods = a->p;
+    if (has && a->name < MSECS)
+        set_counter(x, h, a->name, d, a->p);
+    if (has && a->name == MSECS) { /* 2.2.11: total / events */
+        h->msecs = d;
         h->have_msecs = 1;
     }
     return 0;
@@ -204,20 +271,25 @@ static int lifetime_row(rd *x, const char *key, const char *v)
         snprintf(h->name, sizeof h->name, "%s", name);
         h->by_agent = 1;
         x->s->layout = HK_LAYOUT_MANTICORE;
-        return set_counter(x, h, k, key, v, 0);
+        double d;
+        if (number(x, key, v, HK_STATREAD_COUNT_MAX, &d) < 0)
+            return -1;
+        set_counter(x, h, k, d, 0);
+        return 0;
     }
     return 0;
 }
 
-/* One "KEY<TAB>VALUE" or "| KEY | VALUE |" line into key and value (trimmed, in place). */
-static int split(char *s, char **key, char **val)
+/* One "KEY<TAB>VALUE" or "| KEY | VALUE |" line (ending at end) into key (klen bytes) and
+ * value (trimmed, in place). */
+static int split(char *s, char *end, char **key, size_t *klen, char **val)
 {
     char *bar = NULL;
     if (*s == '|') {
         s++;
         bar = strchr(s, '|');
     }
-    char *sep = bar ? bar : strchr(s, '\t');
+    char *sep = bar ? bar : memchr(s, '\t', (size_t)(end - s));
     if (!sep)
         return -1;
     *sep = 0;
@@ -230,8 +302,9 @@ static int split(char *s, char **key, char **val)
         s++;
     while (*v == ' ')
         v++;
-    for (e = s + strlen(s); e > s && e[-1] == ' ';) /* the real client pads the key column */
+    for (e = sep; e > s && e[-1] == ' ';) /* the real client pads the key column */
         *--e = 0;
+    *klen = (size_t)(e - s);
     for (e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\r'); )
         *--e = 0;
     *key = s;
@@ -245,6 +318,8 @@ static int vertical(rd *x, char *s, char **k, char **v)
 {
     char *t = s + strspn(s, " ");
     *k = *v = NULL;
+    if (*t != '*' && *t != 'K' && *t != 'V')
+        return 0; /* most lines: a row of -B or -t */
     if (!strncmp(t, "*****", 5))
         return 1;
     if (!strncmp(t, "Key: ", 5) || !strcmp(t, "Key:")) {
@@ -267,7 +342,7 @@ static int vertical(rd *x, char *s, char **k, char **v)
 
 static int grow_seen(rd *x)
 {
-    size_t cap = x->capseen ? x->capseen * 2 : 1024;
+    size_t cap = x->capseen ? x->capseen * 2 : 64;
     seen *t = calloc(cap, sizeof *t);
     if (!t)
         return -1;
@@ -283,9 +358,9 @@ static int grow_seen(rd *x)
     return 0;
 }
 
-/* The table of keys sized for every line of the text at once (at most one key a line): a
- * status of 1,000 hosts has 45,000 rows, read without rehashing the table seven times. */
-static void presize_seen(rd *x, const char *buf, size_t len)
+/* Read slowly (every key by hash), the table is sized for every line of the text at once (at
+ * most one key a line): a status of 1,000 hosts has 45,000 rows. */
+void hk_sr_presize(rd *x, const char *buf, size_t len)
 {
     size_t lines = 1, want = 1024;
     for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))) != NULL; p++)
@@ -315,21 +390,39 @@ static int once(rd *x, const char *k, const char *v)
                       "--status DIR)", k, v, x->seen[j].line);
 }
 
-static int line(rd *x, char *s)
+int hk_sr_line(rd *x, char *s, char *end)
 {
     char *k, *v;
-    if (!*s || *s == '+' || *s == '#' || !strncmp(s, "--", 2) || !strncmp(s, "mysql:", 6))
+    size_t klen = 0;
+    x->kraw = NULL;
+    if (!*s || *s == '+' || *s == '#' || (*s == '-' && s[1] == '-') ||
+        (*s == 'm' && !strncmp(s, "mysql:", 6)))
         return 0;
     int vr = vertical(x, s, &k, &v);
     if (vr < 0)
         return -1;
     if (vr == 1 && !k)
         return 0; /* a row's stars, or its Key: line */
-    if (vr == 0 && split(s, &k, &v) < 0)
+    if (vr == 0 && split(s, end, &k, &klen, &v) < 0)
         return hk_err_set(x->err, x->file, x->line, 1, "expected KEY<TAB>VALUE (mysql -B), "
                           "| KEY | VALUE | (the mysql table) or Key: / Value: lines (mysql -E)");
-    if (once(x, k, v) < 0)
+    akey a = {.n = -1, .p = -1, .name = -1};
+    if (!agent_key(k, vr ? strlen(k) : klen, &a))
+        a.n = -1;
+    if (!vr && k == s && s[klen] == '\0' && end > s + klen && *s != '|') {
+        x->kraw = k;
+        x->klen = klen;
+        x->a = a;
+    }
+    uint16_t bit = 0, *mask = a.n >= 0 ? mask_of(x, &a, &bit) : NULL;
+    if (mask && (*mask & bit))
+        return DUPLICATE;
+    if (mask)
+        *mask |= bit;
+    else if (once(x, k, v) < 0)
         return -1;
+    if (a.n >= 0)
+        return hk_sr_agent_row(x, &a, k, v);
     double d;
     if (!strcmp(k, "status_period_seconds")) {
         if (number(x, k, v, HK_STATREAD_PERIOD_MAX, &d) < 0)
@@ -341,10 +434,7 @@ static int line(rd *x, char *s)
     }
     if (!strcmp(k, "version"))
         snprintf(x->s->version, sizeof x->s->version, "%s", v);
-    if (strncmp(k, "ag_", 3))
-        return 0;
-    size_t nd = strspn(k + 3, "0123456789");
-    return nd && k[3 + nd] == '_' ? agent_row(x, k, v) : lifetime_row(x, k, v);
+    return strncmp(k, "ag_", 3) ? 0 : lifetime_row(x, k, v);
 }
 
 /* Manticore's windows print no query_timeouts (e790cb571: the row is missing): every connect
@@ -365,43 +455,25 @@ static void hidden_timeouts(hk_status_file *s)
     }
 }
 
-int hk_statread(const char *text, size_t len, const char *file, hk_status_file *out,
-                hk_err *err)
+
+int hk_sr_finish(rd *x, int rc)
 {
-    memset(out, 0, sizeof *out);
-    out->layout = HK_LAYOUT_SPHINX2;
-    rd x = {out, NULL, 0, file, 0, err, "", 0, NULL, 0, 0};
-    char *buf = malloc(len + 1);
-    if (!buf)
-        return hk_err_set(err, file, 0, 0, "out of memory");
-    memcpy(buf, text, len);
-    buf[len] = 0;
-    presize_seen(&x, buf, len);
-    int rc = 0;
-    for (char *s = buf, *e; rc == 0 && s < buf + len; s = e + 1) {
-        e = memchr(s, '\n', (size_t)(buf + len - s));
-        if (!e)
-            e = buf + len;
-        *e = 0;
-        x.line++;
-        if (memchr(s, '\0', (size_t)(e - s)) != NULL && (size_t)(e - s) != strlen(s))
-            rc = hk_err_set(err, file, x.line, 1, "a NUL byte");
-        else
-            rc = line(&x, s);
-    }
-    free(buf);
-    free(x.window);
-    free(x.seen);
-    if (rc == 0 && x.vline)
-        rc = hk_err_set(err, file, x.vline, 1, "expected the 'Value:' line of this 'Key:' (the "
-                        "mysql -E output was cut short)");
-    if (rc == 0 && out->nhosts == 0)
-        rc = hk_err_set(err, file, 1, 1, "expected SHOW AGENT STATUS rows (ag_N_hostname, "
+    free(x->window);
+    free(x->mask);
+    free(x->seen);
+    x->window = NULL;
+    x->mask = NULL;
+    x->seen = NULL;
+    if (rc == 0 && x->vline)
+        rc = hk_err_set(x->err, x->file, x->vline, 1, "expected the 'Value:' line of this "
+                        "'Key:' (the mysql -E output was cut short)");
+    if (rc == 0 && x->s->nhosts == 0)
+        rc = hk_err_set(x->err, x->file, 1, 1, "expected SHOW AGENT STATUS rows (ag_N_hostname, "
                         "ag_N_15periods_...) or SHOW STATUS agent rows (ag_TABLE_1_1_...)");
     if (rc == 0)
-        hidden_timeouts(out);
-    if (rc < 0)
-        hk_status_file_free(out);
+        hidden_timeouts(x->s);
+    if (rc != 0)
+        hk_status_file_free(x->s);
     return rc;
 }
 

@@ -59,4 +59,21 @@ int hk_statread(const char *text, size_t len, const char *file, hk_status_file *
                 hk_err *err);
 void hk_status_file_free(hk_status_file *s);
 
+/* A reader for one master's successive snapshots: it keeps the keys of the last one read
+ * whole, line by line (a master prints its rows in one order), and reads a text with the
+ * same keys without taking them apart again — what hk_statread says of it, for less
+ * (bench/README.md). */
+typedef struct hk_statrd hk_statrd;
+
+hk_statrd *hk_statrd_new(void);  /* NULL when out of memory */
+int hk_statrd_read(hk_statrd *r, const char *text, size_t len, const char *file,
+                   hk_status_file *out, hk_err *err);
+void hk_statrd_free(hk_statrd *r);
+/* The same, row by row as a client decodes them (the lines of the text, without their
+ * newline), then the text they make: rows not in the keys' order read the text whole. */
+void hk_statrd_begin(hk_statrd *r, const char *file);
+void hk_statrd_line(hk_statrd *r, const char *line, size_t len);
+int hk_statrd_end(hk_statrd *r, const char *text, size_t len, hk_status_file *out,
+                  hk_err *err);
+
 #endif

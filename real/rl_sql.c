@@ -242,6 +242,12 @@ int rl_sql_usable(const rl_sql *c)
     return !c->closing && !c->has_q && c->state != S_BROKEN;
 }
 
+void rl_sql_rows_to(rl_sql *c, void (*fn)(void *ctx, const char *line, size_t len), void *ctx)
+{
+    c->ans.row = fn;
+    c->ans.row_ctx = ctx;
+}
+
 int rl_sql_query(rl_sql *c, const char *sql, int keep_rows, rl_sql_cb cb, void *ctx)
 {
     if (!rl_sql_usable(c) || !(c->sql = strdup(sql)))

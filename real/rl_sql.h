@@ -34,6 +34,9 @@ rl_sql *rl_sql_new(uv_loop_t *loop, const struct sockaddr_in *to);
 /* Send one statement (one at a time: -1 while another is in flight or the connection is
  * broken). cb is called once, from the loop. */
 int rl_sql_query(rl_sql *c, const char *sql, int keep_rows, rl_sql_cb cb, void *ctx);
+/* Each kept row of the following answers handed to fn as it is decoded (its tsv line without
+ * the newline), before the answer's cb; fn NULL: none. */
+void rl_sql_rows_to(rl_sql *c, void (*fn)(void *ctx, const char *line, size_t len), void *ctx);
 /* 1 while it can take a query. */
 int rl_sql_usable(const rl_sql *c);
 /* Close it; a query in flight gets its cb (RL_SQL_IO, "closed"); freed once libuv is done. */

@@ -28,6 +28,7 @@ struct rl_wmaster {
     hk_cluster *own;             /* the lines made from its first status (no --config) */
     const hk_cluster *cl;
     rl_wsave save;               /* its snapshots on disk */
+    hk_statrd *rd;               /* its snapshots read as the rows come (one order of keys) */
     uint64_t snaps;
 };
 
@@ -220,7 +221,7 @@ static void on_agent_status(rl_sql *c, void *ctx, const rl_sql_res *r)
     char name[64];
     snprintf(name, sizeof name, "status.%.6f.tsv", t);
     size_t len = strlen(r->tsv);
-    if (hk_statread(r->tsv, len, "SHOW AGENT STATUS", &st, &e) < 0) {
+    if (hk_statrd_end(m->rd, r->tsv, len, &st, &e) < 0) {
         char why[400];
         snprintf(why, sizeof why, "answered what is not a SHOW AGENT STATUS (%s)", e.msg);
         lost(m, why);
@@ -286,6 +287,12 @@ static void on_show_status(rl_sql *c, void *ctx, const rl_sql_res *r)
     ask(m);
 }
 
+static void on_row(void *ctx, const char *line, size_t len)
+{
+    rl_wmaster *m = ctx;
+    hk_statrd_line(m->rd, line, len);
+}
+
 /* The next question on m's connection (opened first when it has none). */
 static void ask(rl_wmaster *m)
 {
@@ -302,6 +309,9 @@ static void ask(rl_wmaster *m)
         stop(w);
         return;
     }
+    if (m->asked_status)
+        hk_statrd_begin(m->rd, "SHOW AGENT STATUS");
+    rl_sql_rows_to(m->c, m->asked_status ? on_row : NULL, m);
     int rc = m->asked_status ? rl_sql_query(m->c, "SHOW AGENT STATUS", 1, on_agent_status, m)
                              : rl_sql_query(m->c, "SHOW STATUS", 1, on_show_status, m);
     if (rc < 0) {
@@ -386,6 +396,8 @@ static int masters_open(rl_watch *w, hk_err *e)
             snprintf(sub, sizeof sub, "%s/status/%d-%s", c->dir, i + 1, c->names[i]);
         if (rl_wsave_open(&m->save, sub, c->keep_bytes, c->keep_s, e) < 0)
             return -1;
+        if (!(m->rd = hk_statrd_new()))
+            return hk_err_set(e, c->names[i], 0, 0, "out of memory");
         uv_timer_init(&w->loop, &m->poll);
         uv_timer_init(&w->loop, &m->guard);
         m->poll.data = m->guard.data = m;
@@ -410,6 +422,7 @@ static void teardown(rl_watch *w)
     uv_loop_close(&w->loop);
     for (int i = 0; w->m && i < w->cfg->nmasters; i++) {
         rl_wsave_close(&w->m[i].save);
+        hk_statrd_free(w->m[i].rd);
         if (w->m[i].own)
             hk_cluster_free(w->m[i].own);
     }

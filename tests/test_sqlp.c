@@ -57,6 +57,29 @@ static void result_set(void **st)
     hk_sqlp_free(&p);
 }
 
+/* The row hook: each kept row's line as it is decoded, before the answer ends. */
+static void collect(void *ctx, const char *line, size_t len)
+{
+    hk_buf *b = ctx;
+    hk_buf_put(b, line, len);
+    hk_buf_put(b, "|", 1);
+}
+
+static void rows_as_they_come(void **st)
+{
+    (void)st;
+    hk_buf seen;
+    hk_buf_init(&seen);
+    hk_sqlp p = {.row = collect, .row_ctx = &seen};
+    assert_int_equal(feed_hex(&p, SELECT_HEX, 1), HK_SQLP_OK);
+    assert_string_equal(seen.s, "1\t1|2\t2|");
+    hk_buf_reset(&seen);
+    assert_int_equal(feed_hex(&p, SELECT_HEX, 0), HK_SQLP_OK);   /* not kept: not handed */
+    assert_int_equal(seen.len, 0);
+    hk_sqlp_free(&p);
+    hk_buf_free(&seen);
+}
+
 static void err_and_ok(void **st)
 {
     (void)st;
@@ -121,7 +144,8 @@ static void malformed(void **st)
 int main(void)
 {
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(result_set), cmocka_unit_test(err_and_ok),
+        cmocka_unit_test(result_set), cmocka_unit_test(rows_as_they_come),
+        cmocka_unit_test(err_and_ok),
         cmocka_unit_test(split_anywhere), cmocka_unit_test(malformed)};
     return cmocka_run_group_tests(t, NULL, NULL);
 }
