@@ -23,6 +23,7 @@ struct rl_wmaster {
     uv_timer_t poll, guard;
     int asked_status;            /* SHOW STATUS answered on this connection */
     int busy, up, said_down, ready;
+    int behind;                  /* the clock went back: snapshots skipped until it passes */
     double backoff_s;
     char version[96];
     hk_cluster *own;             /* the lines made from its first status (no --config) */
@@ -232,6 +233,20 @@ static void on_agent_status(rl_sql *c, void *ctx, const rl_sql_res *r)
     m->said_down = 0;
     m->up = 1;
     m->backoff_s = 1;
+    double last = w->w->m[m->i].t_s;
+    if (m->ready && t <= last) { /* the clock was set back: nothing is judged or kept */
+        if (!m->behind)
+            say(w, "master %s: the clock went back %.3f s (to %.3f); its snapshots are skipped "
+                "until it passes the last one's time", w->cfg->names[m->i], last - t, t);
+        m->behind = 1;
+        hk_status_file_free(&st);
+        double again = next_poll(w->w->m[m->i].period_s, t) - t;
+        uv_timer_start(&m->poll, poll_cb, (uint64_t)(again * 1000), 0);
+        return;
+    }
+    if (m->behind)
+        say(w, "master %s: the clock is past the last snapshot again", w->cfg->names[m->i]);
+    m->behind = 0;
     if (!m->ready && first_status(m, &st) < 0) {
         hk_status_file_free(&st);
         if (w->broken)
