@@ -96,14 +96,31 @@ static long long columns(hk_sqlp *p, const uint8_t *b, size_t n, char *out)
     return (long long)w;
 }
 
+/* The common row of a status, two short columns (each under 251 bytes: a one-byte length;
+ * neither NULL), written at out as columns() writes it: the bytes written, or -1 when the row
+ * is not one such (columns() reads it then). */
+static long long pair(const uint8_t *b, size_t n, char *out)
+{
+    if (n < 2 || b[0] >= 0xfb || (size_t)b[0] + 1 >= n)
+        return -1;
+    size_t k = b[0], v = b[k + 1];
+    if (v >= 0xfb || k + v + 2 != n)
+        return -1;
+    memcpy(out, b + 1, k);
+    out[k] = '\t';
+    memcpy(out + k + 1, b + k + 2, v);
+    out[k + v + 1] = '\n';
+    return (long long)(k + v + 2);
+}
+
 static int row(hk_sqlp *p, const uint8_t *b, size_t n)
 {
     int fits = p->ncols <= n;  /* more columns than bytes: malformed, said by columns() */
     char *out = p->keep && fits ? hk_buf_room(&p->tsv, n + 4 * (size_t)p->ncols + 1) : NULL;
     if (p->keep && fits && !out)
         return bad(p, 0, "rows of at most 64 MB in all");
-    long long w = columns(p, b, n, out);
-    if (w < 0)
+    long long w = out && p->ncols == 2 ? pair(b, n, out) : -1;
+    if (w < 0 && (w = columns(p, b, n, out)) < 0)
         return HK_SQLP_BAD;
     p->rows++;
     if (p->keep)

@@ -77,7 +77,7 @@ static int note_line(hk_statrd *r, const rd *x)
         r->caprow = cap;
     }
     r->row[r->nrow++] = (trow){.off = r->keys.len, .len = x->klen, .a = x->a};
-    hk_buf_put(&r->keys, x->kraw, x->klen);
+    hk_buf_put(&r->keys, x->kraw, x->klen + 1); /* with its NUL: a key for messages */
     return r->keys.oom ? -1 : 0;
 }
 
@@ -167,20 +167,54 @@ void hk_statrd_begin(hk_statrd *r, const char *file)
     r->x = (rd){.s = &r->st, .file = file, .err = &r->err};
 }
 
+/* A value of the rows (n bytes) into v (cap bytes), trimmed as a whole read trims it: v's
+ * start, or NULL when it is longer or holds a newline or a NUL (a whole read then). */
+static char *value(const char *s, size_t n, char *v, size_t cap)
+{
+    if (n >= cap)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n' || s[i] == '\0')
+            return NULL;
+        v[i] = s[i];
+    }
+    char *b = v, *e = v + n;
+    while (b < e && *b == ' ')
+        b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\r'))
+        e--;
+    *e = 0;
+    return b;
+}
+
 void hk_statrd_line(hk_statrd *r, const char *line, size_t len)
 {
-    char tmp[512];               /* the line, to be cut in place; a longer one: read whole */
+    char tmp[512];               /* a value, or a line read as any line; longer: read whole */
+    double d;
     if (!r->live || r->rc != 0)
         return;
     int i = r->x.line++;
-    if (len >= sizeof tmp || memchr(line, '\n', len) || memchr(line, '\0', len)) {
+    const trow *t = i < r->nrow ? &r->row[i] : NULL;
+    if (!t || len <= t->len || line[t->len] != '\t' || memcmp(line, r->keys.s + t->off, t->len)) {
         r->rc = 1;
         return;
     }
-    memcpy(tmp, line, len);
-    tmp[len] = 0;
-    int rc = known_line(&r->x, r, i, tmp, tmp + len);
-    r->rc = rc == DUPLICATE ? 1 : rc;
+    if (t->a.n < 0) {            /* not an agent row: read as any line */
+        int ok = len < sizeof tmp && !memchr(line, '\n', len) && !memchr(line, '\0', len);
+        if (ok) {
+            memcpy(tmp, line, len);
+            tmp[len] = 0;
+        }
+        r->rc = ok ? hk_sr_line(&r->x, tmp, tmp + len) : 1;
+    } else if (t->a.p > 0 && t->a.name >= 0 && t->a.n < HK_STATREAD_HOSTS_MAX &&
+               hk_sr_plain(line + t->len + 1, len - t->len - 1, &d) && d <= hk_sr_max(&t->a)) {
+        r->rc = hk_sr_agent_number(&r->x, &t->a, d); /* most rows: a count, read at once */
+    } else {
+        char *v = value(line + t->len + 1, len - t->len - 1, tmp, sizeof tmp);
+        r->rc = v ? hk_sr_agent_row(&r->x, &t->a, r->keys.s + t->off, v) : 1;
+    }
+    if (r->rc == DUPLICATE)
+        r->rc = 1;
 }
 
 int hk_statrd_end(hk_statrd *r, const char *text, size_t len, hk_status_file *out,

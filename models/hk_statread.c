@@ -63,17 +63,15 @@ static hk_sthost *host(rd *x, long i)
     return &x->s->h[i];
 }
 
-/* A value of key: a decimal number from 0 to max (a count, a time); -1 with the error at the
- * line otherwise (nan, inf, a negative count, 1e300, an empty cell). */
-static int number(rd *x, const char *key, const char *v, double max, double *out)
+int hk_sr_plain(const char *v, size_t n, double *out)
 {
-    *out = 0; /* zeroed on entry, so no caller reads an unset value on an error path */
     static const double ten[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                  1e12, 1e13, 1e14, 1e15};
     uint64_t u = 0;
     int digits = 0, decimals = -1;
-    const char *p = v;
-    for (; digits < 15 && ((*p >= '0' && *p <= '9') || (*p == '.' && decimals < 0)); p++) {
+    const char *p = v, *end = v + n;
+    for (; p < end && digits < 15 && ((*p >= '0' && *p <= '9') || (*p == '.' && decimals < 0));
+         p++) {
         if (*p == '.') {
             decimals = 0;
             continue;
@@ -82,10 +80,19 @@ static int number(rd *x, const char *key, const char *v, double max, double *out
         digits++;
         decimals += decimals >= 0;
     }
-    /* the common case, a count or a mean like 5.53: exact below 2^53 digits, and one division
-       of two exact numbers is rounded once, as strtod rounds */
-    double q = decimals > 0 ? (double)u / ten[decimals] : (double)u;
-    if (digits && !*p && decimals != 0 && p[-1] != '.' && q <= max) {
+    /* exact below 2^53 digits, and one division of two exact numbers is rounded once, as
+       strtod rounds */
+    *out = decimals > 0 ? (double)u / ten[decimals] : (double)u;
+    return digits && p == end && decimals != 0;
+}
+
+/* A value of key: a decimal number from 0 to max (a count, a time); -1 with the error at the
+ * line otherwise (nan, inf, a negative count, 1e300, an empty cell). */
+static int number(rd *x, const char *key, const char *v, double max, double *out)
+{
+    *out = 0; /* zeroed on entry, so no caller reads an unset value on an error path */
+    double q;
+    if (hk_sr_plain(v, strlen(v), &q) && q <= max) {
         *out = q;
         return 0;
     }
@@ -210,6 +217,8 @@ static void narrow_row(rd *x, hk_sthost *h, const akey *a, double d)
     }
 }
 
+static int window_row(rd *x, hk_sthost *h, const akey *a, int has, double d);
+
 /* ag_N_Pperiods_NAME or ag_N_NAME */
 int hk_sr_agent_row(rd *x, const akey *a, const char *key, const char *v)
 {
@@ -222,9 +231,27 @@ int hk_sr_agent_row(rd *x, const akey *a, const char *key, const char *v)
         return a->p ? 0 : plain_row(x, h, a, key, v);
     double d = 0;                /* a known row's value: a number (msecsperqueryy: or n/a) */
     int has = a->name >= 0 && (a->name != MSECS || strcmp(v, "n/a"));
-    if (has && number(x, key, v, a->name == MSECS ? HK_STATREAD_MS_MAX : HK_STATREAD_COUNT_MAX,
-                      &d) < 0)
+    if (has && number(x, key, v, hk_sr_max(a), &d) < 0)
         return -1;
+    return window_row(x, h, a, has, d);
+}
+
+double hk_sr_max(const akey *a)
+{
+    return a->name == MSECS ? HK_STATREAD_MS_MAX : HK_STATREAD_COUNT_MAX;
+}
+
+int hk_sr_agent_number(rd *x, const akey *a, double d)
+{
+    hk_sthost *h = host(x, a->n);
+    if (!h)
+        return hk_err_set(x->err, x->file, x->line, 1, "out of memory");
+    return window_row(x, h, a, 1, d);
+}
+
+/* A window row of h (has: its value d read) into the windows it feeds. */
+static int window_row(rd *x, hk_sthost *h, const akey *a, int has, double d)
+{
     if (has)
         narrow_row(x, h, a, d);
     if (a->p < x->window[a->n])

@@ -52,6 +52,13 @@ typedef struct seen {
 int hk_sr_line(rd *x, char *s, char *end);
 /* An agent row by its key taken apart (key for messages; v the trimmed value): 0 or -1. */
 int hk_sr_agent_row(rd *x, const akey *a, const char *key, const char *v);
+/* A known window row (a->p > 0, a->name >= 0, a->n below HK_STATREAD_HOSTS_MAX) whose value
+ * d was read by hk_sr_plain and is at most hk_sr_max(a): as hk_sr_agent_row reads it. */
+int hk_sr_agent_number(rd *x, const akey *a, double d);
+double hk_sr_max(const akey *a);
+/* The n bytes at v a plain decimal (at most 15 digits, one '.' not last): 1 and *out, else 0
+ * (strtod's value, to the last bit, where it is 1). */
+int hk_sr_plain(const char *v, size_t n, double *out);
 /* The table of keys sized for the lines of buf at once (x->slow). */
 void hk_sr_presize(rd *x, const char *buf, size_t len);
 /* The text's end: x's tables freed, what a whole status must hold checked, Manticore's hidden
