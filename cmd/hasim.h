@@ -38,6 +38,11 @@ typedef struct hasim_args {
 
 /* A job for a's runs: its progress line, its --table-map, its --fail-on. */
 void hasim_job(sim_job *j, hk_loaded *L, const hasim_args *a, int total);
+/* A job's progress line (sim_job.progress): prog's, unless quiet. */
+void hasim_job_progress(sim_job *j, double frac, const char *what);
+/* The exit code of what a run came to (SIM_JOB_*), what stopped it said as prog's (e NULL:
+ * said already). */
+int hasim_job_exit(const sim_job *j, int rc, const char *prog, const hk_err *e);
 
 /* Each command ends early and cleanly when *stop becomes a signal number (main's handler sets
  * it): its folder emptied, exit 128 + that number. */

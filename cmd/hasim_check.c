@@ -137,7 +137,7 @@ int hasim_check(const hasim_args *a)
         o.progress = sim_job_progress;
         o.pctx = &c;
         sim_figures fig;
-        rc = sim_job_run(&c, s, &o, NULL, &fig, NULL);
+        rc = hasim_job_exit(&c, sim_job_run(&c, s, &o, NULL, &fig, NULL, &e), "hasim", &e);
     }
     if (rc == 0) {
         int failed = report(&k, a, &e);

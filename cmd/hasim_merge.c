@@ -128,7 +128,7 @@ int hasim_merge(int argc, char **argv)
     }
     int frc = sweep_meta_write(a.out, &m, &e);
     if (frc == 0)
-        frc = sweep_finish(dirs, nd, a.out, &m, &g, a.quiet, &e);
+        frc = sweep_finish(dirs, nd, a.out, &m, &g, a.quiet ? NULL : stdout, &e);
     if (frc < 0 || hk_rundir_done(&rd, &e) < 0) {
         hk_rundir_abort(&rd); /* a failed merge leaves no sweep.meta behind */
         hk_print_err(W, &e);

@@ -153,10 +153,30 @@ static int parse_args(int argc, char **argv, hasim_args *a)
     return 0;
 }
 
+void hasim_job_progress(sim_job *j, double frac, const char *what)
+{
+    if (frac < 0)
+        hk_progress_done(&j->prog_line);
+    else
+        hk_progress_update(&j->prog_line, frac, what);
+}
+
+int hasim_job_exit(const sim_job *j, int rc, const char *prog, const hk_err *e)
+{
+    if (rc == SIM_JOB_DONE)
+        return HK_EXIT_OK;
+    if (rc == SIM_JOB_STOPPED)
+        return HK_EXIT_SIGNAL + (int)*j->stop;
+    if (e && rc == SIM_JOB_TMAP)
+        fprintf(stderr, "%s: --table-map %s\n", prog, e->msg);
+    else if (e)
+        hk_print_err(prog, e);
+    return rc == SIM_JOB_TMAP ? HK_EXIT_USAGE : rc == SIM_JOB_INPUT ? HK_EXIT_INPUT : HK_EXIT_RUN;
+}
+
 void hasim_job(sim_job *j, hk_loaded *L, const hasim_args *a, int total)
 {
     memset(j, 0, sizeof *j);
-    j->prog = P;
     j->L = L;
     j->scenario = a->scenario;
     j->queries = a->queries;
@@ -165,6 +185,7 @@ void hasim_job(sim_job *j, hk_loaded *L, const hasim_args *a, int total)
     j->ntmap = a->ntmap;
     j->tmap = a->tmap;
     j->total = total;
+    j->progress = hasim_job_progress;
     hk_progress_init(&j->prog_line, P, a->quiet);
 }
 
@@ -484,9 +505,9 @@ static int run_grid(sim_job *c, const hasim_args *a, runcfg *rc, int n, int R,
             FILE *rep = !a->quiet && !multi && r == 0 && R == 1 ? stdout : NULL;
             c->inspect = keep_findings;
             c->ictx = r == 0 ? &rc[i] : NULL;
-            int code = sim_job_run(c, s, &o, r == 0 ? rc[i].dir : NULL, &figs[i][r], rep);
+            int code = sim_job_run(c, s, &o, r == 0 ? rc[i].dir : NULL, &figs[i][r], rep, &e);
             if (code)
-                return code;
+                return hasim_job_exit(c, code, P, &e);
         }
     }
     hk_err e;

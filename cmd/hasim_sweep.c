@@ -184,7 +184,7 @@ static int finish(sweeper *w, const sweep_meta *m)
         return 0;
     }
     const char *dirs[1] = {w->r.out};
-    if (sweep_finish(dirs, 1, w->r.out, m, w->r.g, w->a->quiet, &e) < 0) {
+    if (sweep_finish(dirs, 1, w->r.out, m, w->r.g, w->a->quiet ? NULL : stdout, &e) < 0) {
         hk_print_err(W, &e);
         return HK_EXIT_RUN;
     }
@@ -198,7 +198,9 @@ static int plain(sweeper *w, unsigned long long seed, int variant)
     sim_opts op;
     sweep_run_opts(&w->r, 0, seed, variant, &op);
     sim_figures fig;
-    int rc = sim_job_run(&w->r.job, w->r.s, &op, w->r.out, &fig, w->a->quiet ? NULL : stdout);
+    hk_err e;
+    int rc = sim_job_run(&w->r.job, w->r.s, &op, w->r.out, &fig, w->a->quiet ? NULL : stdout, &e);
+    rc = hasim_job_exit(&w->r.job, rc, W, &e);
     if (!rc && !w->a->quiet)
         printf("a grid with one value per key is a plain run; files: %s/\n", w->r.out);
     return rc;
@@ -260,7 +262,9 @@ static int pilot(sweeper *w, unsigned long long seed, int variant, double *secs,
     sim_figures fig;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = sim_job_run(&w->r.job, w->r.s, &op, NULL, &fig, NULL);
+    hk_err e;
+    int rc = sim_job_run(&w->r.job, w->r.s, &op, NULL, &fig, NULL, &e);
+    rc = hasim_job_exit(&w->r.job, rc, W, &e);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -403,7 +407,7 @@ static int sweep(sweeper *w, sweep_meta *m, unsigned long long seed, int variant
              sweep_meta_write(w->r.out, m, &e) < 0) {
         hk_print_err(W, &e);
         rc = HK_EXIT_RUN;
-    } else if (!(rc = sweep_run_all(&w->r, seed, variant)))
+    } else if (!(rc = hasim_job_exit(&w->r.job, sweep_run_all(&w->r, seed, variant), W, NULL)))
         rc = finish(w, m);
     return rc;
 }
@@ -445,8 +449,9 @@ int hasim_sweep(int argc, char **argv, volatile sig_atomic_t *stop)
     w.r.shard_k = (long)a.shard_k;
     w.r.shard_n = (long)a.shard_n;
     w.r.duration_us = a.duration_us;
-    w.r.job.prog = W;
     w.r.job.L = &L;
+    w.r.job.progress = hasim_job_progress;
+    w.r.say = hk_cmd_sayer(W, 0);
     w.r.job.scenario = a.scenario;
     w.r.job.stop = stop;
     hk_progress_init(&w.r.job.prog_line, W, 1);

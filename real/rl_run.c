@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "hk_exit.h"
 #include "rl_metrics.h"
 
 typedef struct run {

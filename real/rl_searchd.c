@@ -12,7 +12,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "hk_exit.h"
 #include "hk_file.h"
 #include "hk_strat.h"
 #include "hk_time.h"

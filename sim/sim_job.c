@@ -2,7 +2,6 @@
 #include "sim_job.h"
 
 #include <string.h>
-#include "hk_exit.h"
 #include "hk_file.h"
 #include "hk_report.h"
 #include "sim_out.h"
@@ -52,11 +51,12 @@ void sim_job_progress(void *ctx, double frac)
     sim_job *j = ctx;
     char what[48];
     snprintf(what, sizeof what, "run %d of %d", j->done + 1, j->total);
-    hk_progress_update(&j->prog_line, ((double)j->done + frac) / j->total, what);
+    if (j->progress)
+        j->progress(j, ((double)j->done + frac) / j->total, what);
 }
 
-/* The job's LOG=CONF pairs onto the scenario's own table_map. */
-static int add_tmap(const sim_job *j, hk_scn *s)
+/* The job's LOG=CONF pairs onto the scenario's own table_map: 0, or SIM_JOB_TMAP (e). */
+static int add_tmap(const sim_job *j, hk_scn *s, hk_err *e)
 {
     for (int i = 0; i < j->ntmap; i++) {
         const char *eq = strchr(j->tmap[i], '=');
@@ -67,14 +67,13 @@ static int add_tmap(const sim_job *j, hk_scn *s)
         while (k < s->wl.ntmap && strcmp(s->wl.tmap[k][0], log))
             k++;
         if (!hk_cluster_find_table(s->cl, conf)) {
-            fprintf(stderr, "%s: --table-map %s: the config has no distributed table '%s'\n",
-                    j->prog, j->tmap[i], conf);
-            return HK_EXIT_USAGE;
+            hk_err_set(e, "", 0, 0, "%s: the config has no distributed table '%s'", j->tmap[i],
+                       conf);
+            return SIM_JOB_TMAP;
         }
         if (k == HK_TMAP_MAX) {
-            fprintf(stderr, "%s: --table-map: at most %d names, the scenario's included\n",
-                    j->prog, HK_TMAP_MAX);
-            return HK_EXIT_USAGE;
+            hk_err_set(e, "", 0, 0, "at most %d names, the scenario's included", HK_TMAP_MAX);
+            return SIM_JOB_TMAP;
         }
         snprintf(s->wl.tmap[k][0], sizeof s->wl.tmap[k][0], "%s", log);
         snprintf(s->wl.tmap[k][1], sizeof s->wl.tmap[k][1], "%s", conf);
@@ -83,64 +82,58 @@ static int add_tmap(const sim_job *j, hk_scn *s)
     return 0;
 }
 
-/* A run that did not finish (rc from sim_run or the analysis): said, its files removed. */
-static int unfinished(sim_job *j, int rc, const char *dir, streams *st)
+/* A run that did not finish (rc from sim_run or the analysis): why (e), its files removed. */
+static int unfinished(sim_job *j, int rc, const char *dir, streams *st, hk_err *e)
 {
     abort_streams(st);
     if (rc == SIM_STOPPED)
-        return HK_EXIT_SIGNAL + (int)*j->stop;
+        return SIM_JOB_STOPPED;
     if (rc == SIM_WRITE_FAILED) { /* a full disk: said at once, the run's files go */
-        fprintf(stderr, "%s: %s: a file of the run could not be written (disk full?): the run "
-                "stopped at its first failed write and its files were removed\n", j->prog,
-                dir ? dir : "output");
-        return HK_EXIT_RUN;
+        hk_err_set(e, dir ? dir : "output", 0, 0, "a file of the run could not be written (disk "
+                   "full?): the run stopped at its first failed write and its files were "
+                   "removed");
+        return SIM_JOB_FAILED;
     }
     if (rc == -1 && j->L->trace && j->L->trace->failed) {
-        hk_print_err(j->prog, &j->L->trace->err);
-        return HK_EXIT_INPUT;
+        *e = j->L->trace->err;
+        return SIM_JOB_INPUT;
     }
-    fprintf(stderr, "%s: out of memory\n", j->prog);
-    return HK_EXIT_RUN;
+    hk_err_set(e, "", 0, 0, "out of memory");
+    return SIM_JOB_FAILED;
 }
 
 /* What the run found and its files, once it finished. */
 static int finished(sim_job *j, sim_world *w, sim_result *r, const char *dir, streams *st,
-                    sim_figures *fig, FILE *report)
+                    sim_figures *fig, FILE *report, hk_err *e)
 {
-    hk_err e;
     sim_figures_of(w, r, fig);
     j->failed_on |= hk_ans_fail_on(&r->ans, j->fail_on);
     if (j->inspect)
         j->inspect(j->ictx, w, r);
     if (report)
         sim_print(report, w, r, j->scenario, 0);
-    if (dir && (sim_write_files(w, r, dir, &e) < 0 ||
-                hk_rep_faults(w->s, w->end_us - w->t0, dir, &e) < 0 ||
-                write_report(w, r, j->scenario, dir, &e) < 0 || commit_streams(st, &e) < 0)) {
-        hk_print_err(j->prog, &e);
+    if (dir && (sim_write_files(w, r, dir, e) < 0 ||
+                hk_rep_faults(w->s, w->end_us - w->t0, dir, e) < 0 ||
+                write_report(w, r, j->scenario, dir, e) < 0 || commit_streams(st, e) < 0)) {
         abort_streams(st);
-        return HK_EXIT_RUN;
+        return SIM_JOB_FAILED;
     }
-    return 0;
+    return SIM_JOB_DONE;
 }
 
 int sim_job_run(sim_job *j, hk_scn *s, sim_opts *o, const char *dir, sim_figures *fig,
-                FILE *report)
+                FILE *report, hk_err *e)
 {
-    hk_err e;
     streams st;
     memset(&st, 0, sizeof st);
-    int rc = add_tmap(j, s);
+    int rc = add_tmap(j, s, e);
     if (rc)
         return rc;
-    if (hk_loaded_rewind(j->L, s, o->duration_us ? o->duration_us : s->wl.duration_us, &e) < 0) {
-        hk_print_err(j->prog, &e);
-        return HK_EXIT_INPUT;
-    }
-    if (dir && (hk_mkdirs(dir, &e) < 0 || open_streams(dir, j->queries, &st, o, &e) < 0)) {
-        hk_print_err(j->prog, &e);
+    if (hk_loaded_rewind(j->L, s, o->duration_us ? o->duration_us : s->wl.duration_us, e) < 0)
+        return SIM_JOB_INPUT;
+    if (dir && (hk_mkdirs(dir, e) < 0 || open_streams(dir, j->queries, &st, o, e) < 0)) {
         abort_streams(&st);
-        return HK_EXIT_RUN;
+        return SIM_JOB_FAILED;
     }
     o->stop = j->stop;
     sim_world *w = sim_new(s, o);
@@ -150,8 +143,9 @@ int sim_job_run(sim_job *j, hk_scn *s, sim_opts *o, const char *dir, sim_figures
     if (rc == 0 && sim_analyse(w, &r) < 0)
         rc = -2;
     j->done++;
-    hk_progress_done(&j->prog_line);
-    rc = rc ? unfinished(j, rc, dir, &st) : finished(j, w, &r, dir, &st, fig, report);
+    if (j->progress)
+        j->progress(j, -1, NULL);
+    rc = rc ? unfinished(j, rc, dir, &st, e) : finished(j, w, &r, dir, &st, fig, report, e);
     sim_result_free(&r);
     sim_free(w);
     return rc;

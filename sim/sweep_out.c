@@ -1010,7 +1010,7 @@ static int write_json(const char *out, const sweep_meta *m, const sweep_grid *g,
 }
 
 int sweep_finish(const char *const *dirs, int ndirs, const char *out, const sweep_meta *m,
-                 const sweep_grid *g, int quiet, hk_err *err)
+                 const sweep_grid *g, FILE *show, hk_err *err)
 {
     agg *a = calloc((size_t)g->nrun, sizeof *a);
     long *order = calloc((size_t)g->nrun, sizeof *order);
@@ -1040,8 +1040,8 @@ int sweep_finish(const char *const *dirs, int ndirs, const char *out, const swee
         rc = write_html(out, m, g, a, order, err);
     if (rc == 0)
         rc = write_json(out, m, g, a, order, err);
-    if (rc == 0 && !quiet)
-        report(stdout, m, g, a, order);
+    if (rc == 0 && show)
+        report(show, m, g, a, order);
     free(a);
     free(order);
     return rc;

@@ -60,11 +60,11 @@ int sweep_meta_read(const char *dir, sweep_meta *m, hk_err *err);
 void sweep_meta_bind(sweep_meta *m, const sweep_grid *g);
 void sweep_grid_from_meta(sweep_grid *g, const sweep_meta *m);
 /* Read DIR/runs/P.csv for every point run (from any of the dirs), write sweep.csv, report.txt
- * and index.html into out, print the report to stdout unless quiet. 0; SWEEP_EPOINTS with err
+ * and index.html into out, the report also to show (NULL: not shown). 0; SWEEP_EPOINTS with err
  * when a point file is missing, extra, given twice or damaged (bad input: nothing written);
  * -1 with err when writing failed. */
 enum { SWEEP_EPOINTS = -3 };
 int sweep_finish(const char *const *dirs, int ndirs, const char *out, const sweep_meta *m,
-                 const sweep_grid *g, int quiet, hk_err *err);
+                 const sweep_grid *g, FILE *show, hk_err *err);
 
 #endif

@@ -8,7 +8,6 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "hk_exit.h"
 #include "hk_file.h"
 
 /* The options of replication seed at point p: the point's settings applied to the scenario. */
@@ -19,6 +18,14 @@ void sweep_run_opts(sweep_run *w, long p, unsigned long long seed, int variant, 
     op->variant = variant;
     op->duration_us = w->duration_us;
     sweep_apply(w->g, p, w->s, &w->sv, op);
+}
+
+/* What stopped a run (rc: SIM_JOB_*, e), said. */
+static void say_err(const sweep_run *w, int rc, const hk_err *e)
+{
+    char b[1200];
+    hk_sayf(&w->say, "%s%s", rc == SIM_JOB_TMAP ? "--table-map " : "",
+            hk_err_str(e, b, sizeof b));
 }
 
 /* Every replication of point p, its rows into out/runs/p.csv, sealed (sweep_rows_seal); a point
@@ -40,8 +47,10 @@ static int run_point(sweep_run *w, long p, unsigned long long seed0, int variant
         sweep_run_opts(w, p, seed0 + (unsigned long long)r, variant, &op);
         sim_figures fig;
         memset(&fig, 0, sizeof fig);
-        int rc = sim_job_run(&w->job, w->s, &op, NULL, &fig, NULL);
+        int rc = sim_job_run(&w->job, w->s, &op, NULL, &fig, NULL, &e);
         if (rc) {
+            if (rc != SIM_JOB_STOPPED)
+                say_err(w, rc, &e);
             hk_buf_free(&rows);
             return rc;
         }
@@ -52,10 +61,10 @@ static int run_point(sweep_run *w, long p, unsigned long long seed0, int variant
                       : hk_out_write_all(dir, name, rows.s, rows.len, &e);
     hk_buf_free(&rows);
     if (rc < 0) {
-        hk_print_err(w->job.prog, &e);
-        return HK_EXIT_RUN;
+        say_err(w, SIM_JOB_FAILED, &e);
+        return SIM_JOB_FAILED;
     }
-    return 0;
+    return SIM_JOB_DONE;
 }
 
 /* Worker k of j: the shard's points i with i % j == k. */
@@ -93,9 +102,9 @@ static int wait_workers(sweep_run *w, pid_t *pid)
                     if (pid[j] > 0)
                         kill(pid[j], SIGTERM);
         if (pid[k] > 0 && got == pid[k] && (!WIFEXITED(st) || WEXITSTATUS(st)))
-            rc = rc ? rc : WIFEXITED(st) ? WEXITSTATUS(st) : HK_EXIT_RUN;
+            rc = rc ? rc : WIFEXITED(st) ? WEXITSTATUS(st) : SIM_JOB_FAILED;
     }
-    return *w->job.stop ? HK_EXIT_SIGNAL + (int)*w->job.stop : rc;
+    return *w->job.stop ? SIM_JOB_STOPPED : rc;
 }
 
 int sweep_run_all(sweep_run *w, unsigned long long seed0, int variant)
@@ -104,16 +113,21 @@ int sweep_run_all(sweep_run *w, unsigned long long seed0, int variant)
         return work(w, 0, seed0, variant);
     fflush(NULL);
     pid_t *pid = calloc((size_t)w->jobs, sizeof *pid), me = getpid();
-    if (!pid)
-        return HK_EXIT_RUN;
+    if (!pid) {
+        hk_sayf(&w->say, "out of memory");
+        return SIM_JOB_FAILED;
+    }
     int rc = 0;
     for (int k = 0; k < w->jobs; k++) {
         if ((pid[k] = fork()) == 0) {
             worker_init(me);
-            _exit(work(w, k, seed0, variant));
+            _exit(work(w, k, seed0, variant)); /* a SIM_JOB_* code, read by wait_workers */
         }
-        if (pid[k] < 0)
-            rc = HK_EXIT_RUN;
+        if (pid[k] < 0 && !rc) {
+            hk_sayf(&w->say, "worker %d of %d could not be started: %s", k + 1, w->jobs,
+                    strerror(errno));
+            rc = SIM_JOB_FAILED;
+        }
     }
     int wrc = wait_workers(w, pid);
     free(pid);

@@ -21,12 +21,14 @@ typedef struct sweep_run {
     long shard_k, shard_n;       /* this process runs points k-1, k-1+n, ... (1-based k) */
     int64_t duration_us;
     long skipped;                /* points already complete (resume) */
+    hk_say say;                  /* what went wrong, said where it happened (a worker too) */
 } sweep_run;
 
 /* The options of replication seed at point p: the point's settings applied to the scenario. */
 void sweep_run_opts(sweep_run *w, long p, unsigned long long seed, int variant, sim_opts *op);
-/* Every point of the shard in w->jobs processes; 0 or an exit code (128 + the signal when the
- * job's stop asked: the workers are told and waited for). */
+/* Every point of the shard in w->jobs processes: SIM_JOB_DONE, or the first SIM_JOB_* that
+ * stopped one (said through w->say as it happened; SIM_JOB_STOPPED when the job's stop asked:
+ * the workers are told and waited for). */
 int sweep_run_all(sweep_run *w, unsigned long long seed0, int variant);
 
 #endif

@@ -182,5 +182,8 @@ sed 's/  refuse = 1 }/ }\nfault b:1 { at = 0s  for = 10m  kind = down }/' "$T/re
 $H "$T/ref.scn" --out "$T/ref" --quiet; $H "$T/refdown.scn" --out "$T/refdown" --quiet
 att() { awk -F, '$3 == "b:1" {print $4}' "$1/summary.csv"; }
 check "refuse = 1 under nodeads: as few attempts as a declared outage ($(att "$T/ref") vs $(att "$T/refdown"))" '[ -n "$(att "$T/ref")" ] && [ "$(att "$T/ref")" -eq "$(att "$T/refdown")" ] && [ "$(att "$T/ref")" -lt 10 ]'
+# what the engine could not do comes back to the front end, which says it as hasim's
+$H "$S/scenarios/dies-recovers.scn" --table-map x=nosuch --out "$T/tmap" > /dev/null 2> "$T/tmap.err"
+check "--table-map to a table the config lacks: exit 2, said as hasim's, nothing written" '[ $? -eq 2 ] && grep -q "^hasim: --table-map x=nosuch: the config has no distributed table .nosuch.$" "$T/tmap.err" && [ ! -e "$T/tmap/summary.csv" ]'
 echo "cli_hasim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
