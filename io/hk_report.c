@@ -60,14 +60,6 @@ void hk_rep_query_row(FILE *f, uint64_t id, double t_sched_s, double t_sent_s, c
     fprintf(f, ",%d,%s,%.3f\n", attempts, status, latency_ms);
 }
 
-const char *hk_rep_outcome_name(int ev)
-{
-    static const char *n[] = {"query_timeout", "connect_timeout", "connect_failure",
-                              "network_error", "wrong_query", "wrong_reply", "unexpected_close",
-                              "warning", "ok", "remote_error"};
-    return ev >= 0 && ev <= HK_EV_REMOTE_ERROR ? n[ev] : "cancelled";
-}
-
 /* Share of each row within its agent line. */
 static double share_of(const hk_rep_row *rows, int n, int i)
 {

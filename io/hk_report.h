@@ -28,8 +28,6 @@ void hk_rep_queries_header(FILE *f);
 void hk_rep_query_row(FILE *f, uint64_t id, double t_sched_s, double t_sent_s, const char *table,
                       int agent, const char *mirror, int attempts, const char *status,
                       double latency_ms);
-/* An attempt's outcome as queries.csv names it (hk_ev, HK_EV_REMOTE_ERROR included). */
-const char *hk_rep_outcome_name(int ev);
 /* One mirror of one agent line, totals of a run. Rows of a line are contiguous. */
 typedef struct hk_rep_row {
     const char *table, *mirror;

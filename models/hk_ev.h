@@ -16,5 +16,9 @@ typedef enum hk_ev {
 static inline int hk_ev_ok(int ev) { return ev == HK_EV_SUCCESS || ev == HK_EV_WARNING; }
 /* What the kind is in an operator's words ("ERROR replies", "query timeouts"). */
 const char *hk_ev_words(int ev);
+/* Its name in every file and series hakarma writes (outcomes.csv, the metrics): query_timeout,
+ * connect_timeout, connect_failure, network_error, wrong_query, wrong_reply,
+ * unexpected_close, warning, ok, remote_error; "cancelled" for -1 (a query given up). */
+const char *hk_ev_name(int ev);
 
 #endif

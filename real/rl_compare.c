@@ -3,6 +3,7 @@
  * latency percentiles side by side (compare.csv). */
 #include "rl_compare.h"
 
+#include "hk_ev.h"
 #include "hk_report.h"
 
 
@@ -103,7 +104,7 @@ static int read_latencies(const char *dir, srow *rows, int n)
     int have = c[0] >= 0 && c[1] >= 0 && c[2] >= 0 && c[3] >= 0 && c[4] >= 0;
     while (rc == 1 && have && (rc = hk_csvr_next(&r, &f, &nf, &e)) == 1) {
         if (nf <= c[0] || nf <= c[1] || nf <= c[2] || nf <= c[3] || nf <= c[4] ||
-            strcmp(f[c[3]], "ok"))
+            strcmp(f[c[3]], hk_ev_name(HK_EV_SUCCESS)))
             continue;
         make_key(key, sizeof key, f, c, 3);
         for (int i = 0; i < n; i++) {

@@ -55,7 +55,7 @@ void rl_drive_on_done(void *ctx, const rl_outcome *o, int last, int qok)
     const hk_line_conf *lc = &t->lines[o->line];
     rl_drive_count(&d->st, o, lc->host[o->mirror], last, qok, d->concurrency <= 0 && !d->nclients);
     row(d, o->id, o->t_sched_us, o->t_sent_us, t->name, o->line + 1,
-        d->cl->hosts[lc->host[o->mirror]].name, o->attempts, o->status,
+        d->cl->hosts[lc->host[o->mirror]].name, o->attempts, rl_outcome_name(o->kind),
         (double)(o->t_done_us - o->t_sent_us) / 1000.0);
     if (last && o->t_sent_us >= o->t_sched_us)
         hk_hist_add(&d->lag, (double)(o->t_sent_us - o->t_sched_us));

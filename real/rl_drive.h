@@ -20,14 +20,9 @@
 
 #define RL_TMAP_MAX 64
 
-/* The finished query lines' statuses (rl_outcome.status), in the order /metrics lists them. */
-enum { RL_LS_OK, RL_LS_WARNING, RL_LS_QUERY_TIMEOUT, RL_LS_CONNECT_TIMEOUT, RL_LS_CONNECT_FAILURE,
-       RL_LS_NETWORK_ERROR, RL_LS_WRONG_QUERY, RL_LS_WRONG_REPLY, RL_LS_UNEXPECTED_CLOSE,
-       RL_LS_REMOTE_ERROR, RL_LS_BLACKHOLE, RL_LS_CANCELLED, RL_LS_N };
-
 typedef struct rl_drive_stats {  /* what /metrics shows; memory by mirrors, not queries */
     int nhosts;
-    uint64_t (*lines)[RL_LS_N];  /* per host: finished query lines by status */
+    uint64_t (*lines)[RL_OUT_N]; /* per host: finished query lines by outcome (rl_outcome.kind) */
     rl_prom_hist *latency;       /* per host: answered lines' latency, seconds */
     rl_prom_hist lag;            /* an open loop's sending behind its schedule, seconds */
     uint64_t answered, partial, failed;  /* finished queries: every line answered, some, none */

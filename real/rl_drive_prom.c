@@ -6,18 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const ls_names[RL_LS_N] = {
-    "ok", "warning", "query_timeout", "connect_timeout", "connect_failure", "network_error",
-    "wrong_query", "wrong_reply", "unexpected_close", "remote_error", "blackhole", "cancelled"};
-
-static int ls_index(const char *status)
-{
-    for (int i = 0; i < RL_LS_N; i++)
-        if (!strcmp(status, ls_names[i]))
-            return i;
-    return RL_LS_CANCELLED;
-}
-
 int rl_drive_stats_init(rl_drive_stats *st, int nhosts)
 {
     memset(st, 0, sizeof *st);
@@ -39,9 +27,9 @@ void rl_drive_count(rl_drive_stats *st, const rl_outcome *o, int host, int last,
 {
     if (!st->lines || host < 0 || host >= st->nhosts)
         return;
-    int k = ls_index(o->status);
+    int k = o->kind;
     st->lines[host][k]++;
-    if (k == RL_LS_OK || k == RL_LS_WARNING)
+    if (k == HK_EV_SUCCESS || k == HK_EV_WARNING)
         rl_prom_observe(&st->latency[host], (double)(o->t_done_us - o->t_sent_us) / 1e6);
     if (!last)
         return;
@@ -61,8 +49,8 @@ static void per_mirror(const rl_drive *d, hk_buf *b)
                    "(searchd's counter names)");
     for (int h = 0; h < st->nhosts; h++) {
         rl_prom_escape(d->cl->hosts[h].name, name, sizeof name);
-        for (int k = 0; k < RL_LS_N; k++) {
-            snprintf(l, sizeof l, "mirror=\"%s\",outcome=\"%s\"", name, ls_names[k]);
+        for (int k = 0; k < RL_OUT_N; k++) {
+            snprintf(l, sizeof l, "mirror=\"%s\",outcome=\"%s\"", name, rl_outcome_name(k));
             rl_prom_count(b, "hakarma_master_lines_total", l, st->lines[h][k]);
         }
     }

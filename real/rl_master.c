@@ -69,14 +69,6 @@ int64_t rl_now_us(void)
     return tv.tv_sec * 1000000 + tv.tv_usec;
 }
 
-static const char *ev_name(int ev)
-{
-    static const char *n[] = {"query_timeout", "connect_timeout", "connect_failure",
-                              "network_error", "wrong_query", "wrong_reply", "unexpected_close",
-                              "warning", "ok", "remote_error"};
-    return ev >= 0 && ev <= HK_EV_REMOTE_ERROR ? n[ev] : "cancelled";
-}
-
 static void attempt(rl_master *m, rl_q *q, int k, int choose);
 static void on_ping_timer(uv_timer_t *t);
 
@@ -124,10 +116,16 @@ static void line_done(rl_master *m, rl_q *q, int k, int ev, int64_t now)
         }
     }
     rl_outcome o = {.id = q->id, .table = q->table, .line = k, .mirror = ls->mirror,
-                    .attempts = ls->attempts, .status = ls->blackhole ? "blackhole" : ev_name(ev),
+                    .attempts = ls->attempts,
+                    .kind = ls->blackhole ? RL_OUT_BLACKHOLE : ev < 0 ? RL_OUT_CANCELLED : ev,
                     .ok = ok, .t_sched_us = q->t_sched, .t_sent_us = q->t_sent, .t_done_us = now};
     if (m->c.done)
         m->c.done(m->c.ctx, &o, last, qok);
+}
+
+const char *rl_outcome_name(int kind)
+{
+    return kind == RL_OUT_BLACKHOLE ? "blackhole" : hk_ev_name(kind < RL_OUT_BLACKHOLE ? kind : -1);
 }
 
 static int retryable(const rl_master *m, int ev)

@@ -20,13 +20,21 @@
 typedef struct rl_master rl_master;
 
 /* One finished query line, as reported to the driver. */
+/* A finished query line's outcome: an hk_ev kind, or one of these two past them. */
+#define RL_OUT_BLACKHOLE HK_EV_ALL       /* swallowed by a mirror that never answers */
+#define RL_OUT_CANCELLED (HK_EV_ALL + 1) /* given up (the run ended first) */
+#define RL_OUT_N (HK_EV_ALL + 2)
+
 typedef struct rl_outcome {
     uint64_t id;
     int table, line, mirror, attempts;
-    const char *status;          /* ok, warning, query_timeout, ..., blackhole, cancelled */
+    int kind;                    /* HK_EV_*, RL_OUT_BLACKHOLE or RL_OUT_CANCELLED */
     int ok;
     int64_t t_sched_us, t_sent_us, t_done_us;
 } rl_outcome;
+
+/* A kind's name in outcomes.csv and the metrics (hk_ev_name's, blackhole, cancelled). */
+const char *rl_outcome_name(int kind);
 
 typedef void (*rl_done_fn)(void *ctx, const rl_outcome *o, int last_line, int query_ok);
 

@@ -27,10 +27,6 @@ static const fam per_mirror[] = {
      "the mirror's outcomes in the last window by kind (error_reply: ERROR replies, which "
      "2.2.11 records nowhere but in its connects)"}};
 
-static const char *const ev_names[HK_EV_N] = {
-    "query_timeout", "connect_timeout", "connect_failure", "network_error", "wrong_query",
-    "wrong_reply", "unexpected_close", "warning", "success"};
-
 static void mirror_samples(hk_buf *b, const char *lab, const hk_wmirror *M, int f)
 {
     char l[1100];
@@ -42,7 +38,7 @@ static void mirror_samples(hk_buf *b, const char *lab, const hk_wmirror *M, int 
     case 4: rl_prom_sample(b, per_mirror[f].name, lab, M->alive); break;
     default:
         for (int k = 0; k < HK_EV_N; k++) {
-            snprintf(l, sizeof l, "%.1000s,kind=\"%s\"", lab, ev_names[k]);
+            snprintf(l, sizeof l, "%.1000s,kind=\"%s\"", lab, hk_ev_name(k));
             rl_prom_sample(b, per_mirror[f].name, l, M->by[k]);
         }
         snprintf(l, sizeof l, "%.1000s,kind=\"error_reply\"", lab);

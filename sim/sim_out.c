@@ -5,7 +5,6 @@
 #include "hk_csv.h"
 #include "hk_report.h"
 
-const char *sim_ev_name(int ev) { return hk_rep_outcome_name(ev); }
 
 void sim_out_headers(const sim_opts *o)
 {
@@ -42,7 +41,7 @@ void sim_out_query(sim_world *w, const sim_query *q, const sim_lstate *ls)
         const hk_line_conf *lc = &t->lines[k];
         hk_rep_query_row(w->o.queries, q->id, at, at, t->name, k + 1,
                          w->s->cl->hosts[lc->host[ls[k].mirror]].name, ls[k].attempts,
-                         ls[k].blackhole ? "blackhole" : sim_ev_name(ls[k].ev),
+                         ls[k].blackhole ? "blackhole" : hk_ev_name(ls[k].ev),
                          ls[k].blackhole ? 0.0 : (double)(ls[k].u.t_done - q->t_arr) / 1000.0);
     }
 }

@@ -12,6 +12,5 @@ void sim_out_period(sim_world *w, int master, const sim_linst *li, int mirror, d
                     double prob);
 void sim_out_latency(sim_world *w, double t_s);
 void sim_out_query(sim_world *w, const sim_query *q, const sim_lstate *ls);
-const char *sim_ev_name(int ev);
 
 #endif
