@@ -145,19 +145,18 @@ const hk_opt rl_common_opts[] = {
      "csv, sphinxql or plain (default: detected from the first line)", NULL},
     {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
      "a table name of the trace stands for a table of the config (repeatable)", NULL},
-    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL, "output folder; --force replaces a finished run",
-     NULL},
-    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished run in --out", NULL},
-    {"variant", "V", HK_OPT_FN, 0, 0, 0, opt_variant, "the master's implementation (default: "
-     "what --status or --searchd-log says, else manticore)", hk_variant_names},
+    HK_OPT_OUT(A(out), "DIR", "output folder; --force replaces a finished run"),
+    HK_OPT_FORCE(A(force), "replace the finished run in --out"),
+    HK_OPT_VARIANT("V", opt_variant,
+        "the master's implementation (default: "
+        "what --status or --searchd-log says, else manticore)"),
     {"status", "FILE", HK_OPT_STR, A(status), 0, 0, NULL,
      "a saved SHOW STATUS or SHOW AGENT STATUS of the real master:\nits version or layout says "
      "the variant", NULL},
     {"searchd-log", "FILE", HK_OPT_STR, A(searchd_log), 0, 0, NULL,
      "the real master's searchd.log: its start lines say the variant", NULL},
-    {"strategy", "S", HK_OPT_FN, 0, 0, 0, opt_strategy, "override every line's ha_strategy",
-     hk_strat_all_names},
-    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL, "the master's random seed", NULL},
+    HK_OPT_STRATEGY("S", opt_strategy, "override every line's ha_strategy"),
+    HK_OPT_SEED(A(seed), "the master's random seed"),
     {"plot", NULL, HK_OPT_FLAG, A(plot), 0, 0, NULL, "draw the plots and DIR/index.html", NULL},
     {"lines", "LIST", HK_OPT_FN, 0, 0, 0, opt_sel, "plots: the agent lines to draw", NULL},
     {"mirrors", "LIST", HK_OPT_FN, 0, 0, 0, opt_sel, "plots: the mirrors to draw", NULL},
@@ -169,7 +168,7 @@ const hk_opt rl_common_opts[] = {
     {"metrics", "IP:PORT", HK_OPT_FN, 0, 0, 0, opt_metrics,
      "serve /metrics there while it runs (Prometheus text format:\n"
      "lines by mirror and outcome, latency, schedule lag)", NULL},
-    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 

@@ -76,7 +76,7 @@ static const hk_opt mirror_opts[] = {
      "read 'fault KIND' and 'quit' lines on stdin; die with the parent", NULL},
     {"log", "FILE.csv", HK_OPT_STR, A(log), 0, 0, NULL,
      "one row per query served (t_s,peer,index,query,delay_ms,outcome)", NULL},
-    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL, "random seed (default 1)", NULL},
+    HK_OPT_SEED(A(seed), "random seed (default 1)"),
     {"matches", "N", HK_OPT_INT, A(matches), 0, 1000, NULL,
      "documents per result (default 0), ids 1..N, weight 1, with a schema\n"
      "a master's SQL clients accept", NULL},
@@ -89,7 +89,7 @@ static const hk_opt mirror_opts[] = {
      "a request must arrive whole within T of its first byte (default 5s)", NULL},
     {"max-request", "BYTES", HK_OPT_INT, A(max_request), 64, 64LL << 20, NULL,
      "largest request accepted (default 1048576)", NULL},
-    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 

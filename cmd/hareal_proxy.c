@@ -39,15 +39,14 @@ static const hk_opt proxy_opts[] = {
      "the proxy's start", NULL},
     {"mirror", "HOST:PORT", HK_OPT_STR, A(mirror), 0, 0, NULL,
      "the scenario's mirror this proxy stands for", NULL},
-    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL,
-     "random seed of the toxics' draws (default 1)", NULL},
+    HK_OPT_SEED(A(seed), "random seed of the toxics' draws (default 1)"),
     {"log", "FILE", HK_OPT_STR, A(log), 0, 0, NULL,
      "one CSV row per search through the proxy (hareal mirror's --log\n"
      "columns; outcome ok, warning, error, stuck, stall, reset, cancelled)", NULL},
     {"control", NULL, HK_OPT_FLAG, A(control), 0, 0, NULL,
      "driven by a parent on stdin (hareal live): --scenario's schedule\n"
      "starts at a line 'start'; EOF, or the parent's death, ends it", NULL},
-    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 

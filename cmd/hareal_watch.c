@@ -62,20 +62,18 @@ static const hk_opt watch_opts[] = {
     {"config", "FILE", HK_OPT_STR, A(config), 0, 0, NULL,
      "the masters' config: its tables and agent lines name the mirrors\n"
      "(default: each master's hosts as one line), its settings the windows", NULL},
-    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL,
-     "the watch's folder: status/ (the snapshots), events.jsonl\n"
-     "(default out/watch); --force replaces a finished watch", NULL},
-    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished watch in --out",
-     NULL},
+    HK_OPT_OUT(A(out), "DIR",
+        "the watch's folder: status/ (the snapshots), events.jsonl\n"
+        "(default out/watch); --force replaces a finished watch"),
+    HK_OPT_FORCE(A(force), "replace the finished watch in --out"),
     {"duration", "T", HK_OPT_TIME, A(duration_us), 1000000, 0, NULL,
      "stop after T (default: at SIGINT, SIGTERM or SIGHUP)", NULL},
     {"metrics", "IP:PORT", HK_OPT_STR, A(metrics), 0, 0, NULL,
      "serve /metrics there (Prometheus text format)", NULL},
     {"fail-on", "KINDS", HK_OPT_FN, 0, 0, 0, opt_fail_on,
      "end with exit 4 when a finding of these kinds is raised (or severe)", NULL},
-    {"variant", "V", HK_OPT_FN, 0, 0, 0, opt_variant,
-     "the masters' implementation (default: what SHOW STATUS's version says)",
-     hk_variant_names},
+    HK_OPT_VARIANT("V", opt_variant,
+        "the masters' implementation (default: what SHOW STATUS's version says)"),
     {"keep", "T", HK_OPT_TIME, A(keep_us), 1000000, 0, NULL,
      "snapshots kept per master this long (default 24h)", NULL},
     {"keep-mb", "N", HK_OPT_INT, A(keep_mb), 1, 1000000, NULL,
@@ -85,8 +83,7 @@ static const hk_opt watch_opts[] = {
      "bytes each: 5 MB a day for 4 mirrors at 2 s)", NULL},
     {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
      "refuse a config that is a '#!' script", NULL},
-    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL,
-     "print nothing but errors (events.jsonl and /metrics still say it all)", NULL},
+    HK_OPT_QUIET(A(quiet), "print nothing but errors (events.jsonl and /metrics still say it all)"),
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 

@@ -78,11 +78,11 @@ static const hk_opt init_opts[] = {
      "searchd's own log: which searchd it is (its start lines), and, with\n"
      "--log or a series, when it started before the run, which fixes the\n"
      "seconds at which it re-weights its mirrors", NULL},
-    {"out", "FILE.scn", HK_OPT_STR, A(out), 0, 0, NULL,
-     "where the scenario goes (default stdout); its paths are relative to it", NULL},
-    {"variant", "NAME", HK_OPT_FN, 0, 0, 0, opt_variant,
-     "read the config as this variant's searchd does (default: the status\n"
-     "layout's: sphinx2 for 2.2.11, else manticore)", hk_variant_names},
+    HK_OPT_OUT(A(out), "FILE.scn",
+        "where the scenario goes (default stdout); its paths are relative to it"),
+    HK_OPT_VARIANT("NAME", opt_variant,
+        "read the config as this variant's searchd does (default: the status\n"
+        "layout's: sphinx2 for 2.2.11, else manticore)"),
     {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
      "the log's table LOG is the config's CONF (repeatable); a log whose tables\n"
      "the config does not serve is refused without it, as hareal replay does", NULL},

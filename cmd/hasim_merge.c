@@ -21,9 +21,9 @@ typedef struct merge_args {
 
 #define A(f) offsetof(merge_args, f)
 static const hk_opt merge_opts[] = {
-    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL, "where the merged sweep goes", NULL},
-    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace a finished run in --out", NULL},
-    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    HK_OPT_OUT(A(out), "DIR", "where the merged sweep goes"),
+    HK_OPT_FORCE(A(force), "replace a finished run in --out"),
+    HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 

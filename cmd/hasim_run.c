@@ -79,18 +79,16 @@ static int opt_master(void *set, const char *prog, const char *opt, const char *
 
 #define A(f) offsetof(hasim_args, f)
 static const hk_opt run_opts[] = {
-    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL,
-     "output folder (default out/<scenario name>, replaced by the next run);\n"
-     "a finished DIR is refused unless --force (which removes that run)", NULL},
-    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished run in --out", NULL},
-    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL,
-     "seed (default: the scenario's sim { seed }, else 1)", NULL},
-    {"strategy", "LIST", HK_OPT_FN, 0, 0, 0, opt_strategy,
-     "override every line's ha_strategy; a comma list, all (searchd's four)\n"
-     "or every (with the extensions) compares them, the configured one first",
-     hk_strat_all_names},
-    {"variant", "LIST", HK_OPT_FN, 0, 0, 0, opt_variant,
-     "which implementation (default manticore); a comma list or all compares", hk_variant_names},
+    HK_OPT_OUT(A(out), "DIR",
+        "output folder (default out/<scenario name>, replaced by the next run);\n"
+        "a finished DIR is refused unless --force (which removes that run)"),
+    HK_OPT_FORCE(A(force), "replace the finished run in --out"),
+    HK_OPT_SEED(A(seed), "seed (default: the scenario's sim { seed }, else 1)"),
+    HK_OPT_STRATEGY("LIST", opt_strategy,
+        "override every line's ha_strategy; a comma list, all (searchd's four)\n"
+        "or every (with the extensions) compares them, the configured one first"),
+    HK_OPT_VARIANT("LIST", opt_variant,
+        "which implementation (default manticore); a comma list or all compares"),
     {"duration", "T", HK_OPT_TIME, A(duration_us), HK_SEC, 0, NULL,
      "run length (default: the workload's duration)", NULL},
     {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
@@ -115,7 +113,7 @@ static const hk_opt run_opts[] = {
      "written by hasim init) has changed since", NULL},
     {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
      "refuse a config that is a '#!' script (default: run it, as Manticore)", NULL},
-    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 

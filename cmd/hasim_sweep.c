@@ -106,21 +106,21 @@ static const hk_opt sweep_opts[] = {
     {"image", "REF", HK_OPT_STR, A(image), 0, 0, NULL,
      "--emit k8s: the image holding hasim (default hakarma:" HK_VERSION ", built\n"
      "from .ci/Dockerfile)", NULL},
-    {"out", "DIR", HK_OPT_STR, A(out), 0, 0, NULL,
-     "output folder (default out/<scenario>-sweep); a finished one needs --force", NULL},
-    {"force", NULL, HK_OPT_FLAG, A(force), 0, 0, NULL, "replace the finished sweep in --out", NULL},
+    HK_OPT_OUT(A(out), "DIR",
+        "output folder (default out/<scenario>-sweep); a finished one needs --force"),
+    HK_OPT_FORCE(A(force), "replace the finished sweep in --out"),
     {"duration", "T", HK_OPT_TIME, A(duration_us), HK_SEC, 0, NULL,
      "run length (default: the workload's)", NULL},
-    {"seed", "N", HK_OPT_INT, A(seed), 0, 4294967295LL, NULL, "first seed (default the scenario's)",
-     NULL},
-    {"variant", "NAME", HK_OPT_FN, 0, 0, 0, opt_variant, "the implementation (default the "
-     "scenario's)", hk_variant_names},
+    HK_OPT_SEED(A(seed), "first seed (default the scenario's)"),
+    HK_OPT_VARIANT("NAME", opt_variant,
+        "the implementation (default the "
+        "scenario's)"),
     {"allow-changed", NULL, HK_OPT_FLAG, A(allow_changed), 0, 0, NULL,
      "run although a config or trace the scenario pins (input sections,\n"
      "written by hasim init) has changed since", NULL},
     {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL, "refuse a config that is a '#!' script",
      NULL},
-    {"quiet", NULL, HK_OPT_FLAG, A(quiet), 0, 0, NULL, "print nothing but errors", NULL},
+    HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 #undef A
 

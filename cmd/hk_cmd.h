@@ -35,6 +35,23 @@ typedef struct hk_opt {
     const char *(*names)(void);  /* a list of names said after help, or NULL */
 } hk_opt;
 
+/* The options most commands take, declared once — each one's name, value and range here, what
+ * it means for the command (its help) where the command lists it; off: its field. */
+#define HK_SEED_MAX 4294967295LL /* seeds are 32-bit, as every run record writes them */
+#define HK_OPT_QUIET(o_, h_) {.name = "quiet", .kind = HK_OPT_FLAG, .off = (o_), .help = (h_)}
+#define HK_OPT_FORCE(o_, h_) {.name = "force", .kind = HK_OPT_FLAG, .off = (o_), .help = (h_)}
+#define HK_OPT_OUT(o_, a_, h_)                                                                  \
+    {.name = "out", .arg = (a_), .kind = HK_OPT_STR, .off = (o_), .help = (h_)}
+#define HK_OPT_SEED(o_, h_)                                                                     \
+    {.name = "seed", .arg = "N", .kind = HK_OPT_INT, .off = (o_), .max = HK_SEED_MAX, .help = (h_)}
+#define HK_OPT_VARIANT(a_, f_, h_)                                                              \
+    {.name = "variant", .arg = (a_), .kind = HK_OPT_FN, .fn = (f_), .help = (h_),              \
+     .names = hk_variant_names}
+#define HK_OPT_STRATEGY(a_, f_, h_)                                                             \
+    {.name = "strategy", .arg = (a_), .kind = HK_OPT_FN, .fn = (f_), .help = (h_),             \
+     .names = hk_strat_all_names}
+#define HK_QUIET_HELP "print nothing but errors"
+
 /* A table of options (ending with a NULL name) and where its struct starts in the command's:
  * the options several commands share live in one table, in a struct of their own. */
 typedef struct hk_optset {

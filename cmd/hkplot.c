@@ -37,8 +37,7 @@ static const hk_opt plot_opts[] = {
      "the mirrors to draw, e.g. box1:9312,box2:9312 (default: all, at most\n"
      "12 a panel; the rest as 'others')", NULL},
     {"master", "N", HK_OPT_FN, 0, 0, 0, opt_sel, "the master whose view to draw (default 0)", NULL},
-    {"quiet", NULL, HK_OPT_FLAG, offsetof(plot_args, quiet), 0, 0, NULL,
-     "print nothing but errors", NULL},
+    HK_OPT_QUIET(offsetof(plot_args, quiet), HK_QUIET_HELP),
     {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
 
 static const hk_cmd plot_cmd = {
