@@ -26,6 +26,7 @@ typedef struct rl_common {
     const char *status;          /* --status FILE: a saved status that says the variant */
     const char *searchd_log;     /* --searchd-log FILE: ... searchd's log that says it */
     int format, force, plot, quiet, no_exec, variant, strategy;
+    int out_default;             /* no --out: the default folder, replaced by the next run */
     long long seed;
     int ntmap;
     const char *tmap[RL_TMAP_MAX][2];

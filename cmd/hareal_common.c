@@ -145,7 +145,9 @@ const hk_opt rl_common_opts[] = {
      "csv, sphinxql or plain (default: detected from the first line)", NULL},
     {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
      "a table name of the trace stands for a table of the config (repeatable)", NULL},
-    HK_OPT_OUT(A(out), "DIR", "output folder; --force replaces a finished run"),
+    HK_OPT_OUT(A(out), "DIR",
+        "output folder (default out/live-<scenario> or out/replay-<trace>,\n"
+        "replaced by the next run); a finished DIR given here needs --force"),
     HK_OPT_FORCE(A(force), "replace the finished run in --out"),
     HK_OPT_VARIANT("V", opt_variant,
         "the master's implementation (default: "

@@ -91,6 +91,7 @@ static int parse(int argc, char **argv, lopts *o)
     if (!o->c.out) {
         hk_rundir_default(o->scenario, "live-", "", o->outbuf, sizeof o->outbuf);
         o->c.out = o->outbuf;
+        o->c.out_default = 1;
     }
     return 0;
 }
@@ -195,7 +196,7 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     int rc = HK_EXIT_RUN;
     hk_rundir rd = {"", -1};
-    if (hk_rundir_open(&rd, o->c.out, WHO, o->c.force, &e) < 0) {
+    if (hk_rundir_open(&rd, o->c.out, WHO, o->c.force || o->c.out_default, &e) < 0) {
         hk_print_err(WHO, &e);
         rc = HK_EXIT_USAGE;
     } else if (!addr || !rng || rl_cluster_start(&lv->cl, addr, &e) < 0) {
@@ -381,7 +382,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     } else if (o.master) {
         rl_livesd ls = {.scenario = o.scenario, .scn_path = lv.cl.scn, .self = lv.cl.self,
                         .out = o.c.out, .text = lv.L.text, .sd = &sd, .compare = o.compare,
-                        .quiet = o.c.quiet, .force = o.c.force, .strategy = o.c.strategy,
+                        .quiet = o.c.quiet, .force = o.c.force || o.c.out_default, .strategy = o.c.strategy,
                         .variant = variant, .base_port = (int)o.base_port,
                         .duration_us = o.duration_us, .seed = seed, .metrics = o.c.metrics,
                         .trace = NULL};

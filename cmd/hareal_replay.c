@@ -81,6 +81,7 @@ static int parse(int argc, char **argv, ropts *o)
     if (!o->c.out) {
         hk_rundir_default(o->c.trace, "replay-", "", o->outbuf, sizeof o->outbuf);
         o->c.out = o->outbuf;
+        o->c.out_default = 1;
     }
     return 0;
 }
@@ -177,7 +178,7 @@ int rl_cmd_replay(int argc, char **argv)
         goto done;
     }
     hk_rundir rd;
-    if (hk_rundir_open(&rd, o.c.out, WHO, o.c.force, &e) < 0) {
+    if (hk_rundir_open(&rd, o.c.out, WHO, o.c.force || o.c.out_default, &e) < 0) {
         hk_print_err(WHO, &e);
         rc = HK_EXIT_USAGE;
         goto done;

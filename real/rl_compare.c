@@ -193,12 +193,14 @@ int rl_compare_sim(const char *self, const char *scenario, const char *dir, int 
     snprintf(simdir, sizeof simdir, "%s/sim", dir);
     snprintf(dur, sizeof dur, "%.3fs", (double)dur_us / 1e6);
     snprintf(seed_s, sizeof seed_s, "%llu", (unsigned long long)seed);
-    char *args[] = {hasim, (char *)scenario, "--out", simdir, "--duration", dur, "--seed",
-                    seed_s, "--variant", (char *)hk_variant_get((hk_variant_id)variant)->name,
-                    "--quiet", NULL, NULL, NULL};
+    /* DIR/sim belongs to this run: a finished one there is the last run's, replaced */
+    char *args[] = {hasim, (char *)scenario, "--out", simdir, "--force", "--duration", dur,
+                    "--seed", seed_s, "--variant",
+                    (char *)hk_variant_get((hk_variant_id)variant)->name, "--quiet", NULL, NULL,
+                    NULL};
     if (strategy >= 0) {
-        args[11] = "--strategy";
-        args[12] = (char *)hk_strat_get(strategy)->name;
+        args[12] = "--strategy";
+        args[13] = (char *)hk_strat_get(strategy)->name;
     }
     pid_t pid = fork();
     if (pid == 0) {
