@@ -482,7 +482,6 @@ static void hidden_timeouts(hk_status_file *s)
     }
 }
 
-
 int hk_sr_finish(rd *x, int rc)
 {
     free(x->window);
