@@ -97,7 +97,7 @@ int initstart_read(const char *path, double before_s, double *started_s, hk_err 
 
 /* A series of snapshots (--status with a folder or several files). */
 typedef struct initseries {
-    int n;
+    int n, cap;
     char **path;                 /* owned */
     hk_status_file *st;          /* per file */
     hk_snap *snap;               /* sorted by the time each name says */

@@ -11,6 +11,7 @@
 #include "hasim_init.h"
 #include "hk_evvar.h"
 #include "hk_file.h"
+#include "hk_grow.h"
 #include "hk_time.h"
 
 /* "status.1796364928.tsv", "status.1796364928.123.tsv" (date +%s, date +%s.%N) or
@@ -38,11 +39,7 @@ static int add_path(initseries *s, const char *path, hk_err *e)
 {
     if (s->n == HK_INCIDENT_SNAPS_MAX)
         return hk_err_set(e, path, 0, 0, "more than %d snapshots", HK_INCIDENT_SNAPS_MAX);
-    char **p = realloc(s->path, (size_t)(s->n + 1) * sizeof *p);
-    if (!p)
-        return hk_err_set(e, path, 0, 0, "out of memory");
-    s->path = p;
-    if (!(s->path[s->n] = strdup(path)))
+    if (HK_GROW(s->path, s->cap, s->n + 1) < 0 || !(s->path[s->n] = strdup(path)))
         return hk_err_set(e, path, 0, 0, "out of memory");
     s->n++;
     return 0;

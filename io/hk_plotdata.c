@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "hk_csv.h"
 #include "hk_file.h"
+#include "hk_grow.h"
 #include "hk_quote.h"
 
 #define MAXCAND 4096             /* lines considered for the default choice */
@@ -93,14 +94,8 @@ static int summary_row(void *ctx, char **f, int n, char **hdr, int nh)
         c->agent = agent;
         c->first = s->nm;
     }
-    if (s->nm == s->mcap) {
-        int cap = s->mcap ? s->mcap * 2 : 64;
-        mrow *m = realloc(s->m, (size_t)cap * sizeof *m);
-        if (!m)
-            return -1;
-        s->m = m;
-        s->mcap = cap;
-    }
+    if (HK_GROW(s->m, s->mcap, s->nm + 1) < 0)
+        return -1;
     mrow *m = &s->m[s->nm++];
     snprintf(m->name, sizeof m->name, "%s", col(f, n, hdr, nh, "mirror"));
     double att = atof(col(f, n, hdr, nh, "attempts"));
@@ -270,15 +265,12 @@ static int push(hk_pseries *s, double t, double prob, double share, double lat, 
         return 0;
     }
     if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 256;
-        double **a[5] = {&s->t, &s->prob, &s->share, &s->lat, &s->q};
-        for (int k = 0; k < 5; k++) {
-            double *v = realloc(*a[k], (size_t)cap * sizeof **a[k]);
-            if (!v)
-                return -1;
-            *a[k] = v;
-        }
-        s->cap = cap;
+        int c[5] = {s->cap, s->cap, s->cap, s->cap, s->cap}; /* the five grow alike */
+        if (HK_GROW(s->t, c[0], s->n + 1) < 0 || HK_GROW(s->prob, c[1], s->n + 1) < 0 ||
+            HK_GROW(s->share, c[2], s->n + 1) < 0 || HK_GROW(s->lat, c[3], s->n + 1) < 0 ||
+            HK_GROW(s->q, c[4], s->n + 1) < 0)
+            return -1;
+        s->cap = c[0];
     }
     s->t[s->n] = t;
     s->prob[s->n] = prob;
@@ -523,15 +515,11 @@ static int period_row(void *ctx, char **f, int n, char **hdr, int nh)
 {
     periods *p = ctx;
     if (p->n == p->cap) {
-        int cap = p->cap ? p->cap * 2 : 64;
-        double **a[3] = {&p->t, &p->p50, &p->p99};
-        for (int k = 0; k < 3; k++) {
-            double *v = realloc(*a[k], (size_t)cap * sizeof **a[k]);
-            if (!v)
-                return -1;
-            *a[k] = v;
-        }
-        p->cap = cap;
+        int c[3] = {p->cap, p->cap, p->cap}; /* the three grow alike */
+        if (HK_GROW(p->t, c[0], p->n + 1) < 0 || HK_GROW(p->p50, c[1], p->n + 1) < 0 ||
+            HK_GROW(p->p99, c[2], p->n + 1) < 0)
+            return -1;
+        p->cap = c[0];
     }
     p->t[p->n] = atof(col(f, n, hdr, nh, "t_start_s"));
     p->p50[p->n] = atof(col(f, n, hdr, nh, "latency_p50_ms"));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_grow.h"
 
 typedef struct cur {
     const char *s;
@@ -107,14 +108,8 @@ static int parse_mirror(const cur *c, int b, int e, hk_mirror_addr *m)
 
 hk_mirror_addr *hk_agent_add(hk_agent_line *a)
 {
-    if (a->n == a->cap) {
-        int cap = a->cap ? a->cap * 2 : 4;
-        hk_mirror_addr *p = realloc(a->m, (size_t)cap * sizeof *p);
-        if (!p)
-            return NULL;
-        a->m = p;
-        a->cap = cap;
-    }
+    if (HK_GROW(a->m, a->cap, a->n + 1) < 0)
+        return NULL;
     hk_mirror_addr *m = &a->m[a->n++];
     memset(m, 0, sizeof *m);
     return m;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_grow.h"
 #include "hk_keys.h"
 #include "hk_strat.h"
 #include "hk_time.h"
@@ -182,14 +183,8 @@ static int find_or_add_host(hk_cluster *cl, const char *name)
         return -2;
     if ((cl->nhosts + 1) * 2 > cl->hashcap && rehash(cl) < 0)
         return -1;
-    if (cl->nhosts == cl->hcap) {
-        int cap = cl->hcap ? cl->hcap * 2 : 16;
-        hk_host *p = realloc(cl->hosts, (size_t)cap * sizeof *p);
-        if (!p)
-            return -1;
-        cl->hosts = p;
-        cl->hcap = cap;
-    }
+    if (HK_GROW(cl->hosts, cl->hcap, cl->nhosts + 1) < 0)
+        return -1;
     hk_host *p = &cl->hosts[cl->nhosts];
     memset(p, 0, sizeof *p);
     if (!(p->name = strdup(name)))
@@ -220,10 +215,9 @@ static int resolve_strategy(rd *x, const char *v, int line, int col)
 /* The table is not served: keep it aside with searchd's reason (a copy of *why). */
 static int refuse(rd *x, hk_table *t, const hk_err *why)
 {
-    hk_refused *r = realloc(x->cl->refused, (size_t)(x->cl->nrefused + 1) * sizeof *r);
-    if (!r)
+    if (HK_GROW(x->cl->refused, x->cl->rcap, x->cl->nrefused + 1) < 0)
         return hk_err_set(x->err, x->c->file, t->line, t->col, "out of memory");
-    x->cl->refused = r;
+    hk_refused *r = x->cl->refused;
     r[x->cl->nrefused].name = t->name;
     r[x->cl->nrefused].why = *why;
     x->cl->nrefused++;
@@ -260,14 +254,8 @@ static int link_hosts(rd *x, hk_line_conf *l)
 
 static hk_line_conf *new_line(hk_table *t)
 {
-    if (t->nlines == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 4;
-        hk_line_conf *p = realloc(t->lines, (size_t)cap * sizeof *p);
-        if (!p)
-            return NULL;
-        t->lines = p;
-        t->cap = cap;
-    }
+    if (HK_GROW(t->lines, t->cap, t->nlines + 1) < 0)
+        return NULL;
     hk_line_conf *l = &t->lines[t->nlines];
     memset(l, 0, sizeof *l);
     return l;
@@ -277,13 +265,9 @@ static hk_line_conf *new_line(hk_table *t)
  * of its hosts is a warning, not an error. */
 static int keep_skipped(rd *x, const char *value)
 {
-    char **p = realloc(x->cl->skipped, (size_t)(x->cl->nskipped + 1) * sizeof *p);
-    if (!p || !(p[x->cl->nskipped] = strdup(value))) {
-        if (p)
-            x->cl->skipped = p;
+    if (HK_GROW(x->cl->skipped, x->cl->scap, x->cl->nskipped + 1) < 0 ||
+        !(x->cl->skipped[x->cl->nskipped] = strdup(value)))
         return hk_err_set(x->err, x->c->file, 0, 0, "out of memory");
-    }
-    x->cl->skipped = p;
     x->cl->nskipped++;
     return 0;
 }
@@ -416,14 +400,8 @@ static int table_locals(rd *x, const hk_section *s, hk_table *t)
 
 static hk_table *new_table(hk_cluster *cl)
 {
-    if (cl->ntables == cl->tcap) {
-        int cap = cl->tcap ? cl->tcap * 2 : 4;
-        hk_table *p = realloc(cl->tables, (size_t)cap * sizeof *p);
-        if (!p)
-            return NULL;
-        cl->tables = p;
-        cl->tcap = cap;
-    }
+    if (HK_GROW(cl->tables, cl->tcap, cl->ntables + 1) < 0)
+        return NULL;
     hk_table *t = &cl->tables[cl->ntables];
     memset(t, 0, sizeof *t);
     return t;

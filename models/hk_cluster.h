@@ -65,9 +65,9 @@ typedef struct hk_cluster {
     hk_settings set;
     int ntables, tcap;
     hk_table *tables;
-    int nrefused;
+    int nrefused, rcap;
     hk_refused *refused;
-    int nskipped;
+    int nskipped, scap;
     char **skipped;              /* agent values searchd skips (or of refused tables) */
     int nhosts, hcap;
     hk_host *hosts;

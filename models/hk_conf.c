@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include "hk_grow.h"
 #include "hk_keys.h"
 #include "hk_time.h"
 
@@ -78,14 +79,8 @@ static char *take_name(lex *l)
 
 static hk_section *add_section(hk_conf *c)
 {
-    if (c->n == c->cap) {
-        int cap = c->cap ? c->cap * 2 : 8;
-        hk_section *s = realloc(c->s, (size_t)cap * sizeof *s);
-        if (!s)
-            return NULL;
-        c->s = s;
-        c->cap = cap;
-    }
+    if (HK_GROW(c->s, c->cap, c->n + 1) < 0)
+        return NULL;
     hk_section *s = &c->s[c->n++];
     memset(s, 0, sizeof *s);
     return s;
@@ -93,14 +88,8 @@ static hk_section *add_section(hk_conf *c)
 
 static hk_entry *add_entry(hk_section *s)
 {
-    if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 8;
-        hk_entry *e = realloc(s->e, (size_t)cap * sizeof *e);
-        if (!e)
-            return NULL;
-        s->e = e;
-        s->cap = cap;
-    }
+    if (HK_GROW(s->e, s->cap, s->n + 1) < 0)
+        return NULL;
     hk_entry *e = &s->e[s->n++];
     memset(e, 0, sizeof *e);
     return e;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_grow.h"
 #include "hk_strat.h"
 
 static const hk_cluster *cl(const fx *x) { return hk_find_cl(x); }
@@ -18,14 +19,8 @@ int hk_find_add(fx *x, const char *kind, int master, int table, int line, int ho
                 const char *fmt, ...)
 {
     hk_findings *o = x->out;
-    if (o->n == o->cap) {
-        int cap = o->cap ? o->cap * 2 : 16;
-        hk_finding *p = realloc(o->f, (size_t)cap * sizeof *p);
-        if (!p)
-            return -1;
-        o->f = p;
-        o->cap = cap;
-    }
+    if (HK_GROW(o->f, o->cap, o->n + 1) < 0)
+        return -1;
     hk_finding *f = &o->f[o->n++];
     memset(f, 0, sizeof *f);
     snprintf(f->kind, sizeof f->kind, "%s", kind);

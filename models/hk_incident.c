@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_grow.h"
 #include "hk_strat.h"
 
 const char *hk_inc_state_name(hk_inc_state s)
@@ -304,11 +305,9 @@ static double dead_end(const hk_incident *inc, const double *t, const hk_inc_fau
  * stuck run, held_after). */
 static int add_fault(hk_incident *inc, const double *t, int h, int first, int last, int held)
 {
-    hk_inc_fault *f = realloc(inc->faults, (size_t)(inc->nfaults + 1) * sizeof *f);
-    if (!f)
+    if (HK_GROW(inc->faults, inc->capfaults, inc->nfaults + 1) < 0)
         return -1;
-    inc->faults = f;
-    f = &inc->faults[inc->nfaults++];
+    hk_inc_fault *f = &inc->faults[inc->nfaults++];
     memset(f, 0, sizeof *f);
     const hk_inc_cell *a = at(inc, first, h);
     f->host = h;

@@ -81,7 +81,7 @@ typedef struct hk_incident {
     double *ping_wait_s;         /* per host: how long after it comes back its first answer
                                     waits on average - half ha_ping_interval where a nodeads or
                                     noerrors line avoids it until a ping succeeds, else 0 */
-    int nfaults;
+    int nfaults, capfaults;
     hk_inc_fault *faults;
     hk_status_file base;         /* the healthy windows summed (scaled to the whole series) */
 } hk_incident;

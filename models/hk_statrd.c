@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hk_buf.h"
+#include "hk_grow.h"
 #include "hk_statread_int.h"
 
 /* hk_statrd: the keys of the last text read whole, line by line (a master prints its rows in
@@ -68,14 +69,8 @@ static int note_line(hk_statrd *r, const rd *x)
 {
     if (!x->kraw)
         return -1;
-    if (r->nrow == r->caprow) {
-        int cap = r->caprow ? 2 * r->caprow : 256;
-        trow *t = realloc(r->row, (size_t)cap * sizeof *t);
-        if (!t)
-            return -1;
-        r->row = t;
-        r->caprow = cap;
-    }
+    if (HK_GROW(r->row, r->caprow, r->nrow + 1) < 0)
+        return -1;
     r->row[r->nrow++] = (trow){.off = r->keys.len, .len = x->klen, .a = x->a};
     hk_buf_put(&r->keys, x->kraw, x->klen + 1); /* with its NUL: a key for messages */
     return r->keys.oom ? -1 : 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hk_buf.h"
+#include "hk_grow.h"
 #include "hk_hash.h"
 #include "hk_time.h"
 
@@ -39,24 +40,11 @@ static int all_digits(const char *s, size_t n)
 static hk_sthost *host(rd *x, long i)
 {
     if (i >= x->cap) {
-        int cap = x->cap ? x->cap : 16;
-        while (cap <= i)
-            cap *= 2;
-        hk_sthost *h = realloc(x->s->h, (size_t)cap * sizeof *h);
-        int *w = realloc(x->window, (size_t)cap * sizeof *w);
-        hmask *m = realloc(x->mask, (size_t)cap * sizeof *m);
-        if (h)
-            x->s->h = h;
-        if (w)
-            x->window = w;
-        if (m)
-            x->mask = m;
-        if (!h || !w || !m)
+        int ch = x->cap, cw = x->cap, cm = x->cap; /* the three grow alike */
+        if (HK_GROW(x->s->h, ch, i + 1) < 0 || HK_GROW(x->window, cw, i + 1) < 0 ||
+            HK_GROW(x->mask, cm, i + 1) < 0)
             return NULL;
-        memset(h + x->cap, 0, (size_t)(cap - x->cap) * sizeof *h);
-        memset(w + x->cap, 0, (size_t)(cap - x->cap) * sizeof *w);
-        memset(m + x->cap, 0, (size_t)(cap - x->cap) * sizeof *m);
-        x->cap = cap;
+        x->cap = ch;
     }
     if (i >= x->s->nhosts)
         x->s->nhosts = (int)i + 1;

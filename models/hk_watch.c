@@ -10,6 +10,7 @@
 #include <string.h>
 #include "hk_dash.h"
 #include "hk_find.h"
+#include "hk_grow.h"
 #include "hk_strat.h"
 
 static const struct {
@@ -138,15 +139,9 @@ static void HK_PRINTF(6, 7) emit(wx *x, const hk_wline *L, int i, hk_wkind k, in
                                  const char *fmt, ...)
 {
     hk_wevents *ev = x->ev;
-    if (ev->n == ev->cap) {
-        int cap = ev->cap ? 2 * ev->cap : 16;
-        hk_wevent *e = realloc(ev->e, (size_t)cap * sizeof *e);
-        if (!e) {
-            x->oom = 1;
-            return;
-        }
-        ev->e = e;
-        ev->cap = cap;
+    if (HK_GROW(ev->e, ev->cap, ev->n + 1) < 0) {
+        x->oom = 1;
+        return;
     }
     hk_wevent *e = &ev->e[ev->n++];
     *e = (hk_wevent){.t_s = x->t, .raised = raised, .kind = k,

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "hk_grow.h"
 
 void sim_heap_init(sim_heap *h) { memset(h, 0, sizeof *h); }
 void sim_heap_free(sim_heap *h) { free(h->e); sim_heap_init(h); }
@@ -22,14 +23,8 @@ static int less_nb(const sim_ev *x, const sim_ev *y)
 
 int sim_heap_push(sim_heap *h, int64_t t, int type, int a, int b)
 {
-    if (h->n == h->cap) {
-        int cap = h->cap ? h->cap * 2 : 1024;
-        sim_ev *e = realloc(h->e, (size_t)cap * sizeof *e);
-        if (!e)
-            return -1;
-        h->e = e;
-        h->cap = cap;
-    }
+    if (HK_GROW(h->e, h->cap, h->n + 1) < 0)
+        return -1;
     sim_ev v = {t, h->seq++ << SIM_EV_TYPE_BITS | (uint64_t)type, a, b};
     int i = h->n++;
     while (i > 0) {
