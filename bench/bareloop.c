@@ -36,8 +36,10 @@ typedef struct model {
 } model;
 
 static const model models[] = {
-    {"mmc", 600, 10, {8000, 6000, 12000, 4000}, 1, 2, 1, 0},
-    {"textbook", 200, 60, {10000, 5000, 30000, 3000}, 0, 0, 0, 1000000},
+    {.name = "mmc", .rate_per_s = 600, .karma_s = 10, .mean_us = {8000, 6000, 12000, 4000},
+     .exponential = 1, .threads = 2, .latency_timer = 1},
+    {.name = "textbook", .rate_per_s = 200, .karma_s = 60, .mean_us = {10000, 5000, 30000, 3000},
+     .ping_us = 1000000},
 };
 
 enum { ARRIVAL = -1, PING = -2 }; /* ev.mirror: >= 0 an answer from that mirror */
@@ -150,7 +152,7 @@ static void query(const model *md, mirror *m, const double *w, gsl_rng *r, heap 
         start = x->free_at[j] > now ? x->free_at[j] : now;
         x->free_at[j] = start + svc;
     }
-    push(h, (ev){start + svc, (*seq)++, i, 0, now});
+    push(h, (ev){.t = start + svc, .seq = (*seq)++, .mirror = i, .born = now});
 }
 
 int main(int argc, char **argv)
@@ -175,9 +177,9 @@ int main(int argc, char **argv)
     int64_t last_recalc_s = 0;
     uint64_t seq = 0;
     heap h = {0};
-    push(&h, (ev){0, seq++, ARRIVAL, 0, 0});
+    push(&h, (ev){.seq = seq++, .mirror = ARRIVAL});
     for (int i = 0; md->ping_us && i < NM; i++)
-        push(&h, (ev){md->ping_us, seq++, PING, i, 0});
+        push(&h, (ev){.t = md->ping_us, .seq = seq++, .mirror = PING, .host = i});
     while (h.n) {
         ev e = pop(&h);
         if (e.mirror >= 0) {
@@ -187,10 +189,11 @@ int main(int argc, char **argv)
             if (e.t - x->last_answer >= md->ping_us) /* idle that long: pinged, answered at */
                 x->last_answer = e.t;                /* once (never at these rates) */
             if (e.t < end)
-                push(&h, (ev){x->last_answer + md->ping_us, seq++, PING, e.host, 0});
+                push(&h, (ev){.t = x->last_answer + md->ping_us, .seq = seq++, .mirror = PING,
+                              .host = e.host});
         } else if (e.t < end) {
             int64_t g = (int64_t)(gsl_ran_exponential(r, gap_us) + 0.999999999);
-            push(&h, (ev){e.t + (g < 1 ? 1 : g), seq++, ARRIVAL, 0, 0});
+            push(&h, (ev){.t = e.t + (g < 1 ? 1 : g), .seq = seq++, .mirror = ARRIVAL});
             if (e.t / 1000000 - last_recalc_s > md->karma_s / 2) {
                 last_recalc_s = e.t / 1000000;
                 rebalance(md, m, e.t, w);

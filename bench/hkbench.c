@@ -241,23 +241,28 @@ typedef struct bench_args {
 } bench_args;
 
 static const hk_opt bench_opts[] = {
-    {"only", "PART", HK_OPT_FN, 0, 0, 0, opt_only, "only scenarios, lines or picks", NULL},
-    {"scenarios", "DIR", HK_OPT_STR, offsetof(bench_args, dir), 0, 0, NULL,
-     "where textbook.scn, mmc.scn and large-64x3.scn are (default scenarios)", NULL},
-    {"quick", NULL, HK_OPT_FLAG, offsetof(bench_args, quick), 0, 0, NULL,
-     "shorter runs (a smoke test; the figures are noisier)", NULL},
-    {"quiet", NULL, HK_OPT_FLAG, offsetof(bench_args, quiet), 0, 0, NULL,
-     "no header line", NULL},
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {.name = "only", .arg = "PART", .kind = HK_OPT_FN, .fn = opt_only,
+     .help = "only scenarios, lines or picks"},
+    {.name = "scenarios", .arg = "DIR", .kind = HK_OPT_STR, .off = offsetof(bench_args, dir),
+     .help = "where textbook.scn, mmc.scn and large-64x3.scn are (default scenarios)"},
+    {.name = "quick", .kind = HK_OPT_FLAG, .off = offsetof(bench_args, quick),
+     .help = "shorter runs (a smoke test; the figures are noisier)"},
+    {.name = "quiet", .kind = HK_OPT_FLAG, .off = offsetof(bench_args, quiet),
+     .help = "no header line"},
+    {0}};
 
 static const hk_cmd bench_cmd = {
-    "hkbench", "[options]",
-    "Measures hasim's engine (not a test): events/s, queries/s and ns per event on the\n"
-    "textbook, mmc and large-64x3 scenarios; instructions per query when valgrind is\n"
-    "installed (a short run of each under callgrind); ns per line-attempt at 4, 64 and\n"
-    "1024 agent lines of 3 mirrors (flat cost means memory per mirror that fits the work);\n"
-    "ns per pick of each strategy for 2..4096 mirrors. One core; CPU time of this process.",
-    {{bench_opts, 0}}, 0, 0, "operand", NULL};
+    .prog = "hkbench",
+    .usage = "[options]",
+    .about =
+        "Measures hasim's engine (not a test): events/s, queries/s and ns per event on the\n"
+        "textbook, mmc and large-64x3 scenarios; instructions per query when valgrind is\n"
+        "installed (a short run of each under callgrind); ns per line-attempt at 4, 64 and\n"
+        "1024 agent lines of 3 mirrors (flat cost means memory per mirror that fits the work);\n"
+        "ns per pick of each strategy for 2..4096 mirrors. One core; CPU time of this process.",
+    .sets = {{bench_opts, 0}},
+    .args = "operand"
+};
 
 int main(int argc, char **argv)
 {

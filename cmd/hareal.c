@@ -6,13 +6,15 @@
 #include "hareal.h"
 
 static const hk_cmd hareal_cmd = {
-    "hareal", "mirror --listen IP:PORT [options]   a mirror agent (searchd side)\n"
-              "replay --config FILE --trace FILE [options]   a master replaying a trace\n"
-              "live SCENARIO [options]   a live cluster on loopback from a scenario\n"
-              "proxy --listen IP:PORT --upstream IP:PORT [options]   a fault proxy before a real agent\n"
-              "watch --master HOST:PORT [options]   a running master followed live",
-    "Each command has its own --help (its options, files and exit codes).",
-    {{NULL, 0}}, 0, 0, "command", NULL};
+    .prog = "hareal",
+    .usage = "mirror --listen IP:PORT [options]   a mirror agent (searchd side)\n"
+             "replay --config FILE --trace FILE [options]   a master replaying a trace\n"
+             "live SCENARIO [options]   a live cluster on loopback from a scenario\n"
+             "proxy --listen IP:PORT --upstream IP:PORT [options]   a fault proxy before a real agent\n"
+             "watch --master HOST:PORT [options]   a running master followed live",
+    .about = "Each command has its own --help (its options, files and exit codes).",
+    .args = "command"
+};
 
 /* Every command holds a socket per connection (a proxy two): the open-files limit goes from
  * its soft value (1024 on a stock Debian login) to its hard one, as a server would ask. */

@@ -139,12 +139,12 @@ static int opt_sel(void *set, const char *prog, const char *opt, const char *v)
 
 #define A(f) offsetof(rl_common, f)
 const hk_opt rl_common_opts[] = {
-    {"trace", "FILE", HK_OPT_STR, A(trace), 0, 0, NULL,
-     "a CSV (t_s,table,query) or a searchd query log (sphinxql or plain)", NULL},
-    {"format", "F", HK_OPT_FN, 0, 0, 0, opt_format,
-     "csv, sphinxql or plain (default: detected from the first line)", NULL},
-    {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
-     "a table name of the trace stands for a table of the config (repeatable)", NULL},
+    {.name = "trace", .arg = "FILE", .kind = HK_OPT_STR, .off = A(trace),
+     .help = "a CSV (t_s,table,query) or a searchd query log (sphinxql or plain)"},
+    {.name = "format", .arg = "F", .kind = HK_OPT_FN, .fn = opt_format,
+     .help = "csv, sphinxql or plain (default: detected from the first line)"},
+    {.name = "table-map", .arg = "LOG=CONF", .kind = HK_OPT_FN, .fn = opt_table_map,
+     .help = "a table name of the trace stands for a table of the config (repeatable)"},
     HK_OPT_OUT(A(out), "DIR",
         "output folder (default out/live-<scenario> or out/replay-<trace>,\n"
         "replaced by the next run); a finished DIR given here needs --force"),
@@ -152,26 +152,31 @@ const hk_opt rl_common_opts[] = {
     HK_OPT_VARIANT("V", opt_variant,
         "the master's implementation (default: "
         "what --status or --searchd-log says, else manticore)"),
-    {"status", "FILE", HK_OPT_STR, A(status), 0, 0, NULL,
-     "a saved SHOW STATUS or SHOW AGENT STATUS of the real master:\nits version or layout says "
-     "the variant", NULL},
-    {"searchd-log", "FILE", HK_OPT_STR, A(searchd_log), 0, 0, NULL,
-     "the real master's searchd.log: its start lines say the variant", NULL},
+    {.name = "status", .arg = "FILE", .kind = HK_OPT_STR, .off = A(status),
+     .help =
+         "a saved SHOW STATUS or SHOW AGENT STATUS of the real master:\nits version or layout says "
+         "the variant"},
+    {.name = "searchd-log", .arg = "FILE", .kind = HK_OPT_STR, .off = A(searchd_log),
+     .help = "the real master's searchd.log: its start lines say the variant"},
     HK_OPT_STRATEGY("S", opt_strategy, "override every line's ha_strategy"),
     HK_OPT_SEED(A(seed), "the master's random seed"),
-    {"plot", NULL, HK_OPT_FLAG, A(plot), 0, 0, NULL, "draw the plots and DIR/index.html", NULL},
-    {"lines", "LIST", HK_OPT_FN, 0, 0, 0, opt_sel, "plots: the agent lines to draw", NULL},
-    {"mirrors", "LIST", HK_OPT_FN, 0, 0, 0, opt_sel, "plots: the mirrors to draw", NULL},
-    {"master", "N", HK_OPT_FN, 0, 0, 0, opt_sel, "plots: the master to draw (0: the one)", NULL},
-    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL, "refuse a config that is a '#!' script",
-     NULL},
-    {"fail-on", "KINDS", HK_OPT_FN, 0, 0, 0, opt_fail_on,
-     "exit 4 when the run raises a finding of these kinds (or severe)", NULL},
-    {"metrics", "IP:PORT", HK_OPT_FN, 0, 0, 0, opt_metrics,
-     "serve /metrics there while it runs (Prometheus text format:\n"
-     "lines by mirror and outcome, latency, schedule lag)", NULL},
+    {.name = "plot", .kind = HK_OPT_FLAG, .off = A(plot),
+     .help = "draw the plots and DIR/index.html"},
+    {.name = "lines", .arg = "LIST", .kind = HK_OPT_FN, .fn = opt_sel,
+     .help = "plots: the agent lines to draw"},
+    {.name = "mirrors", .arg = "LIST", .kind = HK_OPT_FN, .fn = opt_sel,
+     .help = "plots: the mirrors to draw"},
+    {.name = "master", .arg = "N", .kind = HK_OPT_FN, .fn = opt_sel,
+     .help = "plots: the master to draw (0: the one)"},
+    {.name = "no-exec", .kind = HK_OPT_FLAG, .off = A(no_exec),
+     .help = "refuse a config that is a '#!' script"},
+    {.name = "fail-on", .arg = "KINDS", .kind = HK_OPT_FN, .fn = opt_fail_on,
+     .help = "exit 4 when the run raises a finding of these kinds (or severe)"},
+    {.name = "metrics", .arg = "IP:PORT", .kind = HK_OPT_FN, .fn = opt_metrics,
+     .help = "serve /metrics there while it runs (Prometheus text format:\n"
+             "lines by mirror and outcome, latency, schedule lag)"},
     HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {0}};
 #undef A
 
 int rl_scn_mirror(const char *who, const char *path, const char *name, int behave,

@@ -46,34 +46,40 @@ typedef struct lopts {
 
 #define A(f) offsetof(lopts, f)
 static const hk_opt live_opts[] = {
-    {"duration", "T", HK_OPT_TIME, A(duration_us), HK_SEC, 0, NULL,
-     "run length (default: the workload's)", NULL},
-    {"compare-sim", NULL, HK_OPT_FLAG, A(compare), 0, 0, NULL,
-     "also simulate the scenario; print both side by side (compare.csv)", NULL},
-    {"base-port", "N", HK_OPT_INT, A(base_port), 1, 65535, NULL,
-     "mirror h (in the order the config names them) listens on N+h\n"
-     "(default: each takes a free port); a port in use is refused", NULL},
-    {"master", "searchd[=PATH]", HK_OPT_STR, A(master), 0, 0, NULL,
-     "a real searchd (Sphinx 2.2 or Manticore; PATH, or searchd from PATH) as the\n"
-     "master: its config written for the scenario, the workload through its SphinxQL,\n"
-     "its SHOW AGENT STATUS saved every karma period (default: hakarma's own master)", NULL},
-    {"agents", "HOST=IP:PORT,...", HK_OPT_STR, A(agents), 0, 0, NULL,
-     "these mirrors of the scenario are your real agents (searchd's API\n"
-     "port): each runs behind an 'hareal proxy' child that carries out its\n"
-     "faults on schedule (its control API printed at start); the others\n"
-     "stay hareal mirrors", NULL},
-    {"mirror-metrics", "N", HK_OPT_INT, A(metrics_base), 1, 65535, NULL,
-     "mirror h serves /metrics on 127.0.0.1:N+h (hareal mirror's)", NULL},
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {.name = "duration", .arg = "T", .kind = HK_OPT_TIME, .off = A(duration_us), .min = HK_SEC,
+     .help = "run length (default: the workload's)"},
+    {.name = "compare-sim", .kind = HK_OPT_FLAG, .off = A(compare),
+     .help = "also simulate the scenario; print both side by side (compare.csv)"},
+    {.name = "base-port", .arg = "N", .kind = HK_OPT_INT, .off = A(base_port), .min = 1,
+     .max = 65535,
+     .help = "mirror h (in the order the config names them) listens on N+h\n"
+             "(default: each takes a free port); a port in use is refused"},
+    {.name = "master", .arg = "searchd[=PATH]", .kind = HK_OPT_STR, .off = A(master),
+     .help = "a real searchd (Sphinx 2.2 or Manticore; PATH, or searchd from PATH) as the\n"
+             "master: its config written for the scenario, the workload through its SphinxQL,\n"
+             "its SHOW AGENT STATUS saved every karma period (default: hakarma's own master)"},
+    {.name = "agents", .arg = "HOST=IP:PORT,...", .kind = HK_OPT_STR, .off = A(agents),
+     .help = "these mirrors of the scenario are your real agents (searchd's API\n"
+             "port): each runs behind an 'hareal proxy' child that carries out its\n"
+             "faults on schedule (its control API printed at start); the others\n"
+             "stay hareal mirrors"},
+    {.name = "mirror-metrics", .arg = "N", .kind = HK_OPT_INT, .off = A(metrics_base), .min = 1,
+     .max = 65535, .help = "mirror h serves /metrics on 127.0.0.1:N+h (hareal mirror's)"},
+    {0}};
 #undef A
 
 static const hk_cmd live_cmd = {
-    WHO, "SCENARIO [options]",
-    "Runs every mirror of the scenario as an 'hareal mirror' child on loopback, its\n"
-    "workload (or --trace) through the wire master, its faults for real, on schedule.",
-    {{live_opts, 0}, {rl_common_opts, offsetof(lopts, c)}}, 1, 1, "a scenario file",
-    "files in DIR: as hareal replay's, plus faults.csv and compare.csv (--compare-sim)\n"
-    "stopped by a signal, every child is stopped and every query has its rows\n"};
+    .prog = WHO,
+    .usage = "SCENARIO [options]",
+    .about = "Runs every mirror of the scenario as an 'hareal mirror' child on loopback, its\n"
+             "workload (or --trace) through the wire master, its faults for real, on schedule.",
+    .sets = {{live_opts, 0}, {rl_common_opts, offsetof(lopts, c)}},
+    .min_args = 1,
+    .max_args = 1,
+    .args = "a scenario file",
+    .tail = "files in DIR: as hareal replay's, plus faults.csv and compare.csv (--compare-sim)\n"
+            "stopped by a signal, every child is stopped and every query has its rows\n"
+};
 
 static int parse(int argc, char **argv, lopts *o)
 {
@@ -167,9 +173,10 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
     hk_buf_free(&verdict);
     int gate = rc == 0 ? rl_fail_on(&o->c, WHO, &a, 0) : 0;
     hk_findings_free(&fd);
-    hk_rep_run meta = {"hareal live", o->scenario, m->var->name, o->c.strategy >= 0 ?
-                      hk_strat_get(o->c.strategy)->name : "as configured", 1,
-                      (double)dur / 1e6, s->cl->set.karma_s, seed};
+    hk_rep_run meta = {.program = "hareal live", .scenario = o->scenario, .variant = m->var->name,
+                       .strategy = o->c.strategy >= 0 ? hk_strat_get(o->c.strategy)->name :
+                                   "as configured", .masters = 1, .duration_s = (double)dur / 1e6,
+                       .karma_s = s->cl->set.karma_s, .seed = seed};
     if (rc == 0 && (hk_out_write_all(o->c.out, "scenario.txt", lv->L.text, strlen(lv->L.text),
                                      &e) < 0 || hk_rep_faults(s, dur, o->c.out, &e) < 0 ||
                     hk_rep_run_csv(&meta, o->c.out, &e) < 0))
@@ -206,8 +213,9 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
         uv_run(lv->cl.loop, UV_RUN_DEFAULT);
     } else {
         gsl_rng_set(rng, (unsigned long)seed);
-        rl_master_cfg mc = {s->cl, variant, o->c.strategy >= 0 ? o->c.strategy : s->strategy, addr,
-                            seed, NULL, NULL, s, NULL, NULL};
+        rl_master_cfg mc = {.cl = s->cl, .variant = variant,
+                            .strategy = o->c.strategy >= 0 ? o->c.strategy : s->strategy,
+                            .addr = addr, .seed = seed, .scn = s};
         rl_drive d;
         setup_drive(&d, s, o, have ? &tr : NULL, rng, dur, lv);
         hk_progress prog;

@@ -115,10 +115,11 @@ static int report(sdrun *r, int64_t dur)
     rl_sdsum_in in = {.s = r->s, .dir = o->out, .logdir = r->mirrors, .starts = starts,
                       .fail_query = r->d.fail_query, .fail_connect = r->d.fail_connect,
                       .say = {ro.f, o->quiet ? NULL : stdout}};
-    hk_rep_run meta = {"hareal live --master searchd", o->scenario,
-                       hk_variant_get((hk_variant_id)o->variant)->name, o->strategy >= 0 ?
-                       hk_strat_get(o->strategy)->name : "as configured", 1,
-                       (double)dur / 1e6, r->s->cl->set.karma_s, o->seed};
+    hk_rep_run meta = {.program = "hareal live --master searchd", .scenario = o->scenario,
+                       .variant = hk_variant_get((hk_variant_id)o->variant)->name,
+                       .strategy = o->strategy >= 0 ? hk_strat_get(o->strategy)->name :
+                                   "as configured", .masters = 1, .duration_s = (double)dur / 1e6,
+                       .karma_s = r->s->cl->set.karma_s, .seed = o->seed};
     int rc = rl_sdsum_write(&in, &e), crc = 0;
     free(starts);
     hk_buf verdict, table; /* --compare-sim's, in report.txt too (so in index.html) */

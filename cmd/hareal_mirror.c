@@ -52,53 +52,59 @@ static int opt_fault(void *set, const char *prog, const char *opt, const char *v
 
 #define A(f) offsetof(mopts, f)
 static const hk_opt mirror_opts[] = {
-    {"listen", "IP:PORT", HK_OPT_STR, A(listen), 0, 0, NULL, "where to listen (required)", NULL},
-    {"metrics", "IP:PORT", HK_OPT_STR, A(metrics), 0, 0, NULL,
-     "serve /metrics there (Prometheus text format: searches by\n"
-     "outcome, reply delays, connections, the fault on)", NULL},
-    {"service", "DIST", HK_OPT_STR, A(service), 0, 0, NULL,
-     "time to execute one query (default constant(0)); e.g. 5ms,\n"
-     "lognormal(median=5ms, sigma=0.3)", NULL},
-    {"threads", "N", HK_OPT_INT, A(threads), 0, 100000, NULL,
-     "workers, a FCFS queue behind them (default 0: no queue)", NULL},
-    {"errors", "P", HK_OPT_FN, 0, 0, 0, opt_errors, "probability of an ERROR reply (default 0)",
-     NULL},
-    {"warnings", "P", HK_OPT_FN, 0, 0, 0, opt_errors, "probability of a WARNING reply (default 0)",
-     NULL},
-    {"fault", "KIND", HK_OPT_FN, 0, 0, 0, opt_fault,
-     "a fault from the start; stall stops this process (SIGSTOP: nothing\n"
-     "answered, pings included; SIGCONT resumes), stuck answers hello and\n"
-     "pings but never a query", fault_list},
-    {"scenario", "FILE", HK_OPT_STR, A(scenario), 0, 0, NULL,
-     "with --name HOST:PORT: behave as that mirror of the scenario", NULL},
-    {"name", "HOST:PORT", HK_OPT_STR, A(name), 0, 0, NULL, "the scenario's mirror to be", NULL},
-    {"control", NULL, HK_OPT_FLAG, A(control), 0, 0, NULL,
-     "read 'fault KIND' and 'quit' lines on stdin; die with the parent", NULL},
-    {"log", "FILE.csv", HK_OPT_STR, A(log), 0, 0, NULL,
-     "one row per query served (t_s,peer,index,query,delay_ms,outcome)", NULL},
+    {.name = "listen", .arg = "IP:PORT", .kind = HK_OPT_STR, .off = A(listen),
+     .help = "where to listen (required)"},
+    {.name = "metrics", .arg = "IP:PORT", .kind = HK_OPT_STR, .off = A(metrics),
+     .help = "serve /metrics there (Prometheus text format: searches by\n"
+             "outcome, reply delays, connections, the fault on)"},
+    {.name = "service", .arg = "DIST", .kind = HK_OPT_STR, .off = A(service),
+     .help = "time to execute one query (default constant(0)); e.g. 5ms,\n"
+             "lognormal(median=5ms, sigma=0.3)"},
+    {.name = "threads", .arg = "N", .kind = HK_OPT_INT, .off = A(threads), .max = 100000,
+     .help = "workers, a FCFS queue behind them (default 0: no queue)"},
+    {.name = "errors", .arg = "P", .kind = HK_OPT_FN, .fn = opt_errors,
+     .help = "probability of an ERROR reply (default 0)"},
+    {.name = "warnings", .arg = "P", .kind = HK_OPT_FN, .fn = opt_errors,
+     .help = "probability of a WARNING reply (default 0)"},
+    {.name = "fault", .arg = "KIND", .kind = HK_OPT_FN, .fn = opt_fault,
+     .help = "a fault from the start; stall stops this process (SIGSTOP: nothing\n"
+             "answered, pings included; SIGCONT resumes), stuck answers hello and\n"
+             "pings but never a query", .names = fault_list},
+    {.name = "scenario", .arg = "FILE", .kind = HK_OPT_STR, .off = A(scenario),
+     .help = "with --name HOST:PORT: behave as that mirror of the scenario"},
+    {.name = "name", .arg = "HOST:PORT", .kind = HK_OPT_STR, .off = A(name),
+     .help = "the scenario's mirror to be"},
+    {.name = "control", .kind = HK_OPT_FLAG, .off = A(control),
+     .help = "read 'fault KIND' and 'quit' lines on stdin; die with the parent"},
+    {.name = "log", .arg = "FILE.csv", .kind = HK_OPT_STR, .off = A(log),
+     .help = "one row per query served (t_s,peer,index,query,delay_ms,outcome)"},
     HK_OPT_SEED(A(seed), "random seed (default 1)"),
-    {"matches", "N", HK_OPT_INT, A(matches), 0, 1000, NULL,
-     "documents per result (default 0), ids 1..N, weight 1, with a schema\n"
-     "a master's SQL clients accept", NULL},
-    {"max-conns", "N", HK_OPT_INT, A(max_conns), 1, 1000000, NULL,
-     "connections at once (default 1000; when full, the oldest idle or\n"
-     "slowest-arriving one is evicted for a new one)", NULL},
-    {"idle-timeout", "T", HK_OPT_TIME, A(idle_us), HK_SEC, 0, NULL,
-     "close a connection idle that long (default 60s)", NULL},
-    {"request-timeout", "T", HK_OPT_TIME, A(request_us), HK_SEC, 0, NULL,
-     "a request must arrive whole within T of its first byte (default 5s)", NULL},
-    {"max-request", "BYTES", HK_OPT_INT, A(max_request), 64, 64LL << 20, NULL,
-     "largest request accepted (default 1048576)", NULL},
+    {.name = "matches", .arg = "N", .kind = HK_OPT_INT, .off = A(matches), .max = 1000,
+     .help = "documents per result (default 0), ids 1..N, weight 1, with a schema\n"
+             "a master's SQL clients accept"},
+    {.name = "max-conns", .arg = "N", .kind = HK_OPT_INT, .off = A(max_conns), .min = 1,
+     .max = 1000000,
+     .help = "connections at once (default 1000; when full, the oldest idle or\n"
+             "slowest-arriving one is evicted for a new one)"},
+    {.name = "idle-timeout", .arg = "T", .kind = HK_OPT_TIME, .off = A(idle_us), .min = HK_SEC,
+     .help = "close a connection idle that long (default 60s)"},
+    {.name = "request-timeout", .arg = "T", .kind = HK_OPT_TIME, .off = A(request_us),
+     .min = HK_SEC, .help = "a request must arrive whole within T of its first byte (default 5s)"},
+    {.name = "max-request", .arg = "BYTES", .kind = HK_OPT_INT, .off = A(max_request), .min = 64,
+     .max = 64LL << 20, .help = "largest request accepted (default 1048576)"},
     HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {0}};
 #undef A
 
 static const hk_cmd mirror_cmd = {
-    WHO, "--listen IP:PORT [options]",
-    "Speaks the searchd side of the agent protocol (Sphinx 2.2.11 and Manticore\n"
-    "masters): a stand-in for an agent, with the service time, errors and faults asked.",
-    {{mirror_opts, 0}}, 0, 0, "operand",
-    "it runs until SIGINT, SIGTERM, SIGHUP or 'quit' (exit 0); 1: it cannot listen\n"};
+    .prog = WHO,
+    .usage = "--listen IP:PORT [options]",
+    .about = "Speaks the searchd side of the agent protocol (Sphinx 2.2.11 and Manticore\n"
+             "masters): a stand-in for an agent, with the service time, errors and faults asked.",
+    .sets = {{mirror_opts, 0}},
+    .args = "operand",
+    .tail = "it runs until SIGINT, SIGTERM, SIGHUP or 'quit' (exit 0); 1: it cannot listen\n"
+};
 
 static int parse(int argc, char **argv, mopts *o)
 {

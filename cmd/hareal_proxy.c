@@ -20,50 +20,53 @@ typedef struct popts {
 
 #define A(f) offsetof(popts, f)
 static const hk_opt proxy_opts[] = {
-    {"listen", "IP:PORT", HK_OPT_STR, A(listen), 0, 0, NULL,
-     "where the master connects (its agent line names this)", NULL},
-    {"upstream", "IP:PORT", HK_OPT_STR, A(upstream), 0, 0, NULL,
-     "the real agent behind (searchd's API port)", NULL},
-    {"name", "NAME", HK_OPT_STR, A(name), 0, 0, NULL,
-     "the proxy's name in the API and metrics (default: --mirror, else\n"
-     "the upstream)", NULL},
-    {"config", "FILE.json", HK_OPT_STR, A(config), 0, 0, NULL,
-     "several proxies, as toxiproxy's config: a JSON array of\n"
-     "{\"name\", \"listen\", \"upstream\", \"enabled\"}", NULL},
-    {"api", "IP:PORT", HK_OPT_STR, A(api), 0, 0, NULL,
-     "the control API and /metrics (default 127.0.0.1:8474, toxiproxy's)", NULL},
-    {"metrics", "IP:PORT", HK_OPT_STR, A(metrics), 0, 0, NULL,
-     "/metrics on another address too (Prometheus text format)", NULL},
-    {"scenario", "FILE", HK_OPT_STR, A(scenario), 0, 0, NULL,
-     "with --mirror: that mirror's `fault` blocks on schedule, timed from\n"
-     "the proxy's start", NULL},
-    {"mirror", "HOST:PORT", HK_OPT_STR, A(mirror), 0, 0, NULL,
-     "the scenario's mirror this proxy stands for", NULL},
+    {.name = "listen", .arg = "IP:PORT", .kind = HK_OPT_STR, .off = A(listen),
+     .help = "where the master connects (its agent line names this)"},
+    {.name = "upstream", .arg = "IP:PORT", .kind = HK_OPT_STR, .off = A(upstream),
+     .help = "the real agent behind (searchd's API port)"},
+    {.name = "name", .arg = "NAME", .kind = HK_OPT_STR, .off = A(name),
+     .help = "the proxy's name in the API and metrics (default: --mirror, else\n" "the upstream)"},
+    {.name = "config", .arg = "FILE.json", .kind = HK_OPT_STR, .off = A(config),
+     .help = "several proxies, as toxiproxy's config: a JSON array of\n"
+             "{\"name\", \"listen\", \"upstream\", \"enabled\"}"},
+    {.name = "api", .arg = "IP:PORT", .kind = HK_OPT_STR, .off = A(api),
+     .help = "the control API and /metrics (default 127.0.0.1:8474, toxiproxy's)"},
+    {.name = "metrics", .arg = "IP:PORT", .kind = HK_OPT_STR, .off = A(metrics),
+     .help = "/metrics on another address too (Prometheus text format)"},
+    {.name = "scenario", .arg = "FILE", .kind = HK_OPT_STR, .off = A(scenario),
+     .help = "with --mirror: that mirror's `fault` blocks on schedule, timed from\n"
+             "the proxy's start"},
+    {.name = "mirror", .arg = "HOST:PORT", .kind = HK_OPT_STR, .off = A(mirror),
+     .help = "the scenario's mirror this proxy stands for"},
     HK_OPT_SEED(A(seed), "random seed of the toxics' draws (default 1)"),
-    {"log", "FILE", HK_OPT_STR, A(log), 0, 0, NULL,
-     "one CSV row per search through the proxy (hareal mirror's --log\n"
-     "columns; outcome ok, warning, error, stuck, stall, reset, cancelled)", NULL},
-    {"control", NULL, HK_OPT_FLAG, A(control), 0, 0, NULL,
-     "driven by a parent on stdin (hareal live): --scenario's schedule\n"
-     "starts at a line 'start'; EOF, or the parent's death, ends it", NULL},
+    {.name = "log", .arg = "FILE", .kind = HK_OPT_STR, .off = A(log),
+     .help = "one CSV row per search through the proxy (hareal mirror's --log\n"
+             "columns; outcome ok, warning, error, stuck, stall, reset, cancelled)"},
+    {.name = "control", .kind = HK_OPT_FLAG, .off = A(control),
+     .help = "driven by a parent on stdin (hareal live): --scenario's schedule\n"
+             "starts at a line 'start'; EOF, or the parent's death, ends it"},
     HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {0}};
 #undef A
 
 static const hk_cmd proxy_cmd = {
-    WHO, "--listen IP:PORT --upstream IP:PORT [options]\n--config FILE.json [options]",
-    "Sits between masters and a real agent, speaks the agent protocol both ways and\n"
-    "passes everything through unchanged until a fault (a toxic) is set: by a scenario's\n"
-    "schedule or over the control API, in toxiproxy's shape, e.g.\n"
-    "  curl -d '{\"type\":\"stuck\"}' http://127.0.0.1:8474/proxies/NAME/toxics\n"
-    "  curl -X DELETE http://127.0.0.1:8474/proxies/NAME/toxics/stuck_downstream\n"
-    "Toxic types: stall, stuck (pings answered, searches never), blackhole, refuse,\n"
-    "errors (an ERROR reply), warnings, latency (attributes latency, jitter in ms),\n"
-    "slow (attributes factor), bandwidth (attributes rate, KB/s), reset; each with a\n"
-    "toxicity (its probability per request) and attributes.command: search, ping, any.",
-    {{proxy_opts, 0}}, 0, 0, "operand",
-    "It runs until SIGINT, SIGTERM or SIGHUP (exit 0); 1: a port cannot be had;\n"
-    "3: a config or scenario is wrong (file:line:column and what was expected).\n"};
+    .prog = WHO,
+    .usage = "--listen IP:PORT --upstream IP:PORT [options]\n--config FILE.json [options]",
+    .about =
+        "Sits between masters and a real agent, speaks the agent protocol both ways and\n"
+        "passes everything through unchanged until a fault (a toxic) is set: by a scenario's\n"
+        "schedule or over the control API, in toxiproxy's shape, e.g.\n"
+        "  curl -d '{\"type\":\"stuck\"}' http://127.0.0.1:8474/proxies/NAME/toxics\n"
+        "  curl -X DELETE http://127.0.0.1:8474/proxies/NAME/toxics/stuck_downstream\n"
+        "Toxic types: stall, stuck (pings answered, searches never), blackhole, refuse,\n"
+        "errors (an ERROR reply), warnings, latency (attributes latency, jitter in ms),\n"
+        "slow (attributes factor), bandwidth (attributes rate, KB/s), reset; each with a\n"
+        "toxicity (its probability per request) and attributes.command: search, ping, any.",
+    .sets = {{proxy_opts, 0}},
+    .args = "operand",
+    .tail = "It runs until SIGINT, SIGTERM or SIGHUP (exit 0); 1: a port cannot be had;\n"
+            "3: a config or scenario is wrong (file:line:column and what was expected).\n"
+};
 
 static int parse(int argc, char **argv, popts *o)
 {

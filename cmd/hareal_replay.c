@@ -46,27 +46,30 @@ static int opt_map(void *set, const char *prog, const char *opt, const char *v)
 
 #define A(f) offsetof(ropts, f)
 static const hk_opt replay_opts[] = {
-    {"config", "FILE", HK_OPT_STR, A(config), 0, 0, NULL,
-     "the master's config (or a scenario: its tables)", NULL},
-    {"speed", "X", HK_OPT_FN, 0, 0, 0, opt_speed, "open loop at the trace's timing x X (default 1)",
-     NULL},
-    {"concurrency", "N", HK_OPT_INT, A(concurrency), 1, 100000, NULL,
-     "closed loop: N queries in flight, as fast as answered", NULL},
-    {"map", "HOST:PORT=IP:PORT", HK_OPT_FN, 0, 0, 0, opt_map,
-     "where a config host really is (repeatable)", NULL},
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {.name = "config", .arg = "FILE", .kind = HK_OPT_STR, .off = A(config),
+     .help = "the master's config (or a scenario: its tables)"},
+    {.name = "speed", .arg = "X", .kind = HK_OPT_FN, .fn = opt_speed,
+     .help = "open loop at the trace's timing x X (default 1)"},
+    {.name = "concurrency", .arg = "N", .kind = HK_OPT_INT, .off = A(concurrency), .min = 1,
+     .max = 100000, .help = "closed loop: N queries in flight, as fast as answered"},
+    {.name = "map", .arg = "HOST:PORT=IP:PORT", .kind = HK_OPT_FN, .fn = opt_map,
+     .help = "where a config host really is (repeatable)"},
+    {0}};
 #undef A
 
 static const hk_cmd replay_cmd = {
-    WHO, "--config manticore.conf|SCENARIO --trace FILE [options]",
-    "Replays a trace or a searchd query log through hakarma's wire master against live\n"
-    "mirrors (hareal mirror, or real searchd agents), as the variant's searchd would.",
-    {{replay_opts, 0}, {rl_common_opts, offsetof(ropts, c)}}, 0, 0, "operand",
-    "files in DIR: queries.csv (one row per query and agent line), report.txt,\n"
-    "  findings.csv, findings.json, summary.csv, periods.csv, latency.csv, timeline.csv,\n"
-    "  convergence.csv, readmission.csv, agent_status.txt, scenario.txt\n"
-    "a trace none of whose queries the config serves is bad input (3); stopped by a\n"
-    "signal, every query still has its rows and the folder is kept\n"};
+    .prog = WHO,
+    .usage = "--config manticore.conf|SCENARIO --trace FILE [options]",
+    .about = "Replays a trace or a searchd query log through hakarma's wire master against live\n"
+             "mirrors (hareal mirror, or real searchd agents), as the variant's searchd would.",
+    .sets = {{replay_opts, 0}, {rl_common_opts, offsetof(ropts, c)}},
+    .args = "operand",
+    .tail = "files in DIR: queries.csv (one row per query and agent line), report.txt,\n"
+            "  findings.csv, findings.json, summary.csv, periods.csv, latency.csv, timeline.csv,\n"
+            "  convergence.csv, readmission.csv, agent_status.txt, scenario.txt\n"
+            "a trace none of whose queries the config serves is bad input (3); stopped by a\n"
+            "signal, every query still has its rows and the folder is kept\n"
+};
 
 static int parse(int argc, char **argv, ropts *o)
 {
@@ -109,10 +112,11 @@ static int finish(const ropts *o, rl_master *m, rl_drive *d, const hk_loaded *L)
     }
     if (rc == 0)
         rc = hk_out_write_all(o->c.out, "scenario.txt", L->text, strlen(L->text), &e);
-    hk_rep_run meta = {"hareal replay", o->config, m->var->name, o->c.strategy >= 0 ?
-                      hk_strat_get(o->c.strategy)->name : "as configured", 1,
-                      (double)(m->end_us - m->t0_us) / 1e6, L->cl->set.karma_s,
-                      (uint64_t)o->c.seed};
+    hk_rep_run meta = {.program = "hareal replay", .scenario = o->config, .variant = m->var->name,
+                       .strategy = o->c.strategy >= 0 ? hk_strat_get(o->c.strategy)->name :
+                                   "as configured", .masters = 1,
+                       .duration_s = (double)(m->end_us - m->t0_us) / 1e6,
+                       .karma_s = L->cl->set.karma_s, .seed = (uint64_t)o->c.seed};
     if (rc == 0)
         rc = hk_rep_run_csv(&meta, o->c.out, &e);
     int gate = rc == 0 ? rl_fail_on(&o->c, WHO, &a, 0) : 0;

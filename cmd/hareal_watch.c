@@ -57,48 +57,52 @@ static int opt_fail_on(void *set, const char *prog, const char *opt, const char 
 
 #define A(f) offsetof(wopts, f)
 static const hk_opt watch_opts[] = {
-    {"master", "HOST:PORT", HK_OPT_FN, 0, 0, 0, opt_master,
-     "a master's SphinxQL listener (repeatable: the masters of one cluster)", NULL},
-    {"config", "FILE", HK_OPT_STR, A(config), 0, 0, NULL,
-     "the masters' config: its tables and agent lines name the mirrors\n"
-     "(default: each master's hosts as one line), its settings the windows", NULL},
+    {.name = "master", .arg = "HOST:PORT", .kind = HK_OPT_FN, .fn = opt_master,
+     .help = "a master's SphinxQL listener (repeatable: the masters of one cluster)"},
+    {.name = "config", .arg = "FILE", .kind = HK_OPT_STR, .off = A(config),
+     .help = "the masters' config: its tables and agent lines name the mirrors\n"
+             "(default: each master's hosts as one line), its settings the windows"},
     HK_OPT_OUT(A(out), "DIR",
         "the watch's folder: status/ (the snapshots), events.jsonl\n"
         "(default out/watch); --force replaces a finished watch"),
     HK_OPT_FORCE(A(force), "replace the finished watch in --out"),
-    {"duration", "T", HK_OPT_TIME, A(duration_us), 1000000, 0, NULL,
-     "stop after T (default: at SIGINT, SIGTERM or SIGHUP)", NULL},
-    {"metrics", "IP:PORT", HK_OPT_STR, A(metrics), 0, 0, NULL,
-     "serve /metrics there (Prometheus text format)", NULL},
-    {"fail-on", "KINDS", HK_OPT_FN, 0, 0, 0, opt_fail_on,
-     "end with exit 4 when a finding of these kinds is raised (or severe)", NULL},
+    {.name = "duration", .arg = "T", .kind = HK_OPT_TIME, .off = A(duration_us), .min = 1000000,
+     .help = "stop after T (default: at SIGINT, SIGTERM or SIGHUP)"},
+    {.name = "metrics", .arg = "IP:PORT", .kind = HK_OPT_STR, .off = A(metrics),
+     .help = "serve /metrics there (Prometheus text format)"},
+    {.name = "fail-on", .arg = "KINDS", .kind = HK_OPT_FN, .fn = opt_fail_on,
+     .help = "end with exit 4 when a finding of these kinds is raised (or severe)"},
     HK_OPT_VARIANT("V", opt_variant,
         "the masters' implementation (default: what SHOW STATUS's version says)"),
-    {"keep", "T", HK_OPT_TIME, A(keep_us), 1000000, 0, NULL,
-     "snapshots kept per master this long (default 24h)", NULL},
-    {"keep-mb", "N", HK_OPT_INT, A(keep_mb), 1, 1000000, NULL,
-     "... and at most N MB of them (default 512)", NULL},
-    {"windows", NULL, HK_OPT_FLAG, A(windows), 0, 0, NULL,
-     "write DIR/windows.csv: a row per mirror and window (about 120\n"
-     "bytes each: 5 MB a day for 4 mirrors at 2 s)", NULL},
-    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
-     "refuse a config that is a '#!' script", NULL},
+    {.name = "keep", .arg = "T", .kind = HK_OPT_TIME, .off = A(keep_us), .min = 1000000,
+     .help = "snapshots kept per master this long (default 24h)"},
+    {.name = "keep-mb", .arg = "N", .kind = HK_OPT_INT, .off = A(keep_mb), .min = 1, .max = 1000000,
+     .help = "... and at most N MB of them (default 512)"},
+    {.name = "windows", .kind = HK_OPT_FLAG, .off = A(windows),
+     .help = "write DIR/windows.csv: a row per mirror and window (about 120\n"
+             "bytes each: 5 MB a day for 4 mirrors at 2 s)"},
+    {.name = "no-exec", .kind = HK_OPT_FLAG, .off = A(no_exec),
+     .help = "refuse a config that is a '#!' script"},
     HK_OPT_QUIET(A(quiet), "print nothing but errors (events.jsonl and /metrics still say it all)"),
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {0}};
 #undef A
 
 static const hk_cmd watch_cmd = {
-    WHO, "--master HOST:PORT [--master ...] [options]",
-    "Follows running masters (Sphinx 2.2.11 or Manticore) over SphinxQL, reading only what\n"
-    "they say: SHOW STATUS once, SHOW AGENT STATUS every karma period. Per mirror and\n"
-    "window it gives the attempts, the share of its line, failures by kind, latency, dead\n"
-    "or alive and the weights in force, reconstructed by the variant's own rule (searchd\n"
-    "prints none); findings (failing, dead, stall, stuck, slow, starved, locked, takeover,\n"
-    "flood, herding) are said as they are raised and cleared, with their evidence. Every\n"
-    "snapshot is kept in DIR/status, which `hasim init --status DIR/status` reads.",
-    {{watch_opts, 0}}, 0, 0, "operand",
-    "Exit: 0 at the duration's end or a signal; 4 a --fail-on finding was raised;\n"
-    "1 a port or the folder cannot be had; 3 the config is wrong.\n"};
+    .prog = WHO,
+    .usage = "--master HOST:PORT [--master ...] [options]",
+    .about =
+        "Follows running masters (Sphinx 2.2.11 or Manticore) over SphinxQL, reading only what\n"
+        "they say: SHOW STATUS once, SHOW AGENT STATUS every karma period. Per mirror and\n"
+        "window it gives the attempts, the share of its line, failures by kind, latency, dead\n"
+        "or alive and the weights in force, reconstructed by the variant's own rule (searchd\n"
+        "prints none); findings (failing, dead, stall, stuck, slow, starved, locked, takeover,\n"
+        "flood, herding) are said as they are raised and cleared, with their evidence. Every\n"
+        "snapshot is kept in DIR/status, which `hasim init --status DIR/status` reads.",
+    .sets = {{watch_opts, 0}},
+    .args = "operand",
+    .tail = "Exit: 0 at the duration's end or a signal; 4 a --fail-on finding was raised;\n"
+            "1 a port or the folder cannot be had; 3 the config is wrong.\n"
+};
 
 /* host:port to an IPv4 address (a name resolved once). 0, or -1 said. */
 static int resolve(const char *v, struct sockaddr_in *a)

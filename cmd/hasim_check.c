@@ -104,8 +104,9 @@ int hasim_check(const hasim_args *a)
     }
     hk_print_warns("hasim", &L.warns);
     int rc = 0;
-    checker k = {L.scn, a, {0, -1}, calloc((size_t)L.scn->nclaims + 1, sizeof(int)),
-                 calloc((size_t)L.scn->nclaims + 1, sizeof *k.ev)};
+    checker k = {.s = L.scn, .a = a, .run = {0, -1},
+                 .ok = calloc((size_t)L.scn->nclaims + 1, sizeof(int)),
+                 .ev = calloc((size_t)L.scn->nclaims + 1, sizeof *k.ev)};
     if (!L.scn->nclaims) {
         fprintf(stderr, "hasim: %s makes no claim: expected an 'expect { claim = ... }' section\n",
                 a->scenario);

@@ -65,43 +65,47 @@ static int opt_table_map(void *set, const char *prog, const char *opt, const cha
 
 #define A(f) offsetof(init_args, f)
 static const hk_opt init_opts[] = {
-    {"config", "FILE", HK_OPT_STR, A(config), 0, 0, NULL,
-     "the master's manticore.conf / sphinx.conf (its distributed tables)", NULL},
-    {"status", "FILE|DIR", HK_OPT_STR, A(status), 0, 0, NULL,
-     "a saved SHOW AGENT STATUS (or SHOW STATUS for Manticore's lifetime rows;\n"
-     "mysql -B, -t or -E output, Manticore's JSON; 2.2.11 or Manticore layout);\n"
-     "a folder, or several files after it, is a series of snapshots replayed\n"
-     "as an incident (each file named with its time: status.EPOCH.tsv)", NULL},
-    {"log", "FILE", HK_OPT_STR, A(log), 0, 0, NULL,
-     "a searchd query log (sphinxql or plain): the workload, replayed", NULL},
-    {"searchd-log", "FILE", HK_OPT_STR, A(searchd_log), 0, 0, NULL,
-     "searchd's own log: which searchd it is (its start lines), and, with\n"
-     "--log or a series, when it started before the run, which fixes the\n"
-     "seconds at which it re-weights its mirrors", NULL},
+    {.name = "config", .arg = "FILE", .kind = HK_OPT_STR, .off = A(config),
+     .help = "the master's manticore.conf / sphinx.conf (its distributed tables)"},
+    {.name = "status", .arg = "FILE|DIR", .kind = HK_OPT_STR, .off = A(status),
+     .help = "a saved SHOW AGENT STATUS (or SHOW STATUS for Manticore's lifetime rows;\n"
+             "mysql -B, -t or -E output, Manticore's JSON; 2.2.11 or Manticore layout);\n"
+             "a folder, or several files after it, is a series of snapshots replayed\n"
+             "as an incident (each file named with its time: status.EPOCH.tsv)"},
+    {.name = "log", .arg = "FILE", .kind = HK_OPT_STR, .off = A(log),
+     .help = "a searchd query log (sphinxql or plain): the workload, replayed"},
+    {.name = "searchd-log", .arg = "FILE", .kind = HK_OPT_STR, .off = A(searchd_log),
+     .help = "searchd's own log: which searchd it is (its start lines), and, with\n"
+             "--log or a series, when it started before the run, which fixes the\n"
+             "seconds at which it re-weights its mirrors"},
     HK_OPT_OUT(A(out), "FILE.scn",
         "where the scenario goes (default stdout); its paths are relative to it"),
     HK_OPT_VARIANT("NAME", opt_variant,
         "read the config as this variant's searchd does (default: the status\n"
         "layout's: sphinx2 for 2.2.11, else manticore)"),
-    {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
-     "the log's table LOG is the config's CONF (repeatable); a log whose tables\n"
-     "the config does not serve is refused without it, as hareal replay does", NULL},
-    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
-     "refuse a config that starts with #! instead of running it", NULL},
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {.name = "table-map", .arg = "LOG=CONF", .kind = HK_OPT_FN, .fn = opt_table_map,
+     .help = "the log's table LOG is the config's CONF (repeatable); a log whose tables\n"
+             "the config does not serve is refused without it, as hareal replay does"},
+    {.name = "no-exec", .kind = HK_OPT_FLAG, .off = A(no_exec),
+     .help = "refuse a config that starts with #! instead of running it"},
+    {0}};
 #undef A
 
 static const hk_cmd init_cmd = {
-    P, "--config FILE [--status FILE|DIR [SNAPSHOT...]] [--log FILE] [--searchd-log FILE]\n"
-    "       [--out FILE.scn] [options]",
-    "Writes a scenario that runs as is: the config's distributed tables; a mirror\n"
-    "section per host measured in --status, a stated guess for hosts it lacks; the\n"
-    "workload from --log or from the status counters; the variant the status layout\n"
-    "implies. The scenario is loaded back before init says it is written. A series\n"
-    "of snapshots (a folder, or several files) is read as an incident: per karma\n"
-    "period each host's answers, failures and mean; its dead and slow windows become\n"
-    "faults at the times they happened, the healthy ones the mirror sections.",
-    {{init_opts, 0}}, 0, HK_INCIDENT_SNAPS_MAX, "status snapshot", NULL};
+    .prog = P,
+    .usage = "--config FILE [--status FILE|DIR [SNAPSHOT...]] [--log FILE] [--searchd-log FILE]\n"
+             "       [--out FILE.scn] [options]",
+    .about = "Writes a scenario that runs as is: the config's distributed tables; a mirror\n"
+             "section per host measured in --status, a stated guess for hosts it lacks; the\n"
+             "workload from --log or from the status counters; the variant the status layout\n"
+             "implies. The scenario is loaded back before init says it is written. A series\n"
+             "of snapshots (a folder, or several files) is read as an incident: per karma\n"
+             "period each host's answers, failures and mean; its dead and slow windows become\n"
+             "faults at the times they happened, the healthy ones the mirror sections.",
+    .sets = {{init_opts, 0}},
+    .max_args = HK_INCIDENT_SNAPS_MAX,
+    .args = "status snapshot"
+};
 
 static int parse(int argc, char **argv, init_args *a)
 {
@@ -829,7 +833,8 @@ int hasim_init(int argc, char **argv)
             fprintf(stderr, P ": note: %s logs only queries slower than query_log_min_msec = "
                     "%lld ms: the trace's rate is too low and its times too slow (the scenario "
                     "says so)\n", a.config, a.min_msec);
-        init_in in = {base, c, &ls, a.series ? &ser : NULL, started};
+        init_in in = {.st = base, .c = c, .ls = &ls, .ser = a.series ? &ser : NULL,
+                      .started_s = started};
         rc = write_out(&a, L.cl, &in);
         double t0 = 0, run = a.series ? run_of(&a, &ls, &ser, &t0) : 0;
         if (!rc && a.series)

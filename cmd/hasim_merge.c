@@ -24,14 +24,19 @@ static const hk_opt merge_opts[] = {
     HK_OPT_OUT(A(out), "DIR", "where the merged sweep goes"),
     HK_OPT_FORCE(A(force), "replace a finished run in --out"),
     HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {0}};
 #undef A
 
 static const hk_cmd merge_cmd = {
-    W, "DIR... --out DIR [options]",
-    "Combines the shard folders of one sweep into one. A shard that did not finish, a\n"
-    "missing, extra, duplicated, truncated or corrupted point is refused, named.",
-    {{merge_opts, 0}}, 1, MAXDIRS, "the shard folders (DIR...)", NULL};
+    .prog = W,
+    .usage = "DIR... --out DIR [options]",
+    .about = "Combines the shard folders of one sweep into one. A shard that did not finish, a\n"
+             "missing, extra, duplicated, truncated or corrupted point is refused, named.",
+    .sets = {{merge_opts, 0}},
+    .min_args = 1,
+    .max_args = MAXDIRS,
+    .args = "the shard folders (DIR...)"
+};
 
 /* The shards' common sweep.meta into m; 0 or an exit code (said). */
 static int same_sweep(const char **dirs, int nd, sweep_meta *m)

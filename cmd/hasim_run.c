@@ -89,48 +89,54 @@ static const hk_opt run_opts[] = {
         "or every (with the extensions) compares them, the configured one first"),
     HK_OPT_VARIANT("LIST", opt_variant,
         "which implementation (default manticore); a comma list or all compares"),
-    {"duration", "T", HK_OPT_TIME, A(duration_us), HK_SEC, 0, NULL,
-     "run length (default: the workload's duration)", NULL},
-    {"table-map", "LOG=CONF", HK_OPT_FN, 0, 0, 0, opt_table_map,
-     "a trace's table name stands for the config's table (repeatable)", NULL},
-    {"queries", NULL, HK_OPT_FLAG, A(queries), 0, 0, NULL,
-     "also write queries.csv (one row per query and agent line)", NULL},
-    {"plot", NULL, HK_OPT_FLAG, A(plot), 0, 0, NULL, "draw the plots (gnuplot) and DIR/index.html",
-     NULL},
-    {"lines", "LIST", HK_OPT_FN, A(sel), 0, 0, opt_lines,
-     "plots: the agent lines to draw, e.g. products/1,products/2", NULL},
-    {"mirrors", "LIST", HK_OPT_FN, A(sel), 0, 0, opt_lines,
-     "plots: the mirrors to draw, e.g. box1:9312,box2:9312", NULL},
-    {"master", "N", HK_OPT_FN, A(sel), 0, 0, opt_master, "plots: the master to draw (default 0)",
-     NULL},
-    {"check", NULL, HK_OPT_FLAG, A(check), 0, 0, NULL,
-     "check the scenario's expect { } claims; exit 1 if one fails", NULL},
-    {"fail-on", "KINDS", HK_OPT_FN, 0, 0, 0, opt_fail_on,
-     "exit 4 when a run raises a finding of one of these kinds (a comma\n"
-     "list: failing,starved,locked,...; severe = every severe kind)", NULL},
-    {"allow-changed", NULL, HK_OPT_FLAG, A(allow_changed), 0, 0, NULL,
-     "run although a config or trace the scenario pins (input sections,\n"
-     "written by hasim init) has changed since", NULL},
-    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL,
-     "refuse a config that is a '#!' script (default: run it, as Manticore)", NULL},
+    {.name = "duration", .arg = "T", .kind = HK_OPT_TIME, .off = A(duration_us), .min = HK_SEC,
+     .help = "run length (default: the workload's duration)"},
+    {.name = "table-map", .arg = "LOG=CONF", .kind = HK_OPT_FN, .fn = opt_table_map,
+     .help = "a trace's table name stands for the config's table (repeatable)"},
+    {.name = "queries", .kind = HK_OPT_FLAG, .off = A(queries),
+     .help = "also write queries.csv (one row per query and agent line)"},
+    {.name = "plot", .kind = HK_OPT_FLAG, .off = A(plot),
+     .help = "draw the plots (gnuplot) and DIR/index.html"},
+    {.name = "lines", .arg = "LIST", .kind = HK_OPT_FN, .off = A(sel), .fn = opt_lines,
+     .help = "plots: the agent lines to draw, e.g. products/1,products/2"},
+    {.name = "mirrors", .arg = "LIST", .kind = HK_OPT_FN, .off = A(sel), .fn = opt_lines,
+     .help = "plots: the mirrors to draw, e.g. box1:9312,box2:9312"},
+    {.name = "master", .arg = "N", .kind = HK_OPT_FN, .off = A(sel), .fn = opt_master,
+     .help = "plots: the master to draw (default 0)"},
+    {.name = "check", .kind = HK_OPT_FLAG, .off = A(check),
+     .help = "check the scenario's expect { } claims; exit 1 if one fails"},
+    {.name = "fail-on", .arg = "KINDS", .kind = HK_OPT_FN, .fn = opt_fail_on,
+     .help = "exit 4 when a run raises a finding of one of these kinds (a comma\n"
+             "list: failing,starved,locked,...; severe = every severe kind)"},
+    {.name = "allow-changed", .kind = HK_OPT_FLAG, .off = A(allow_changed),
+     .help = "run although a config or trace the scenario pins (input sections,\n"
+             "written by hasim init) has changed since"},
+    {.name = "no-exec", .kind = HK_OPT_FLAG, .off = A(no_exec),
+     .help = "refuse a config that is a '#!' script (default: run it, as Manticore)"},
     HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {0}};
 #undef A
 
 static const hk_cmd run_cmd = {
-    P, "SCENARIO [options]      simulate a scenario (README: Scenarios)\n"
-       "init --config FILE [...]   write a scenario from production files\n"
-       "sweep SCENARIO --grid ...  rank the settings an operator can change\n"
-       "merge DIR... --out DIR     combine the shards of a sweep",
-    "Runs the scenario once (or for every strategy / variant given, side by side), says\n"
-    "what it found with the evidence, and writes the output folder; each command has\n"
-    "its own --help.",
-    {{run_opts, 0}}, 1, 1, "a scenario file",
-    "files in DIR: report.txt (findings first), findings.csv, findings.json, summary.csv,\n"
-    "  periods.csv, latency.csv, timeline.csv, convergence.csv, readmission.csv, cdf.csv,\n"
-    "  faults.csv, agent_status.txt, scenario.txt, queries.csv (--queries), strategies.csv\n"
-    "  (several runs), plots/ and index.html (--plot)\n"
-    "stopped by a signal: the run's files are removed\n"};
+    .prog = P,
+    .usage = "SCENARIO [options]      simulate a scenario (README: Scenarios)\n"
+             "init --config FILE [...]   write a scenario from production files\n"
+             "sweep SCENARIO --grid ...  rank the settings an operator can change\n"
+             "merge DIR... --out DIR     combine the shards of a sweep",
+    .about = "Runs the scenario once (or for every strategy / variant given, side by side), says\n"
+             "what it found with the evidence, and writes the output folder; each command has\n"
+             "its own --help.",
+    .sets = {{run_opts, 0}},
+    .min_args = 1,
+    .max_args = 1,
+    .args = "a scenario file",
+    .tail =
+        "files in DIR: report.txt (findings first), findings.csv, findings.json, summary.csv,\n"
+        "  periods.csv, latency.csv, timeline.csv, convergence.csv, readmission.csv, cdf.csv,\n"
+        "  faults.csv, agent_status.txt, scenario.txt, queries.csv (--queries), strategies.csv\n"
+        "  (several runs), plots/ and index.html (--plot)\n"
+        "stopped by a signal: the run's files are removed\n"
+};
 
 /* 0 parsed, -1 printed --help/--version (exit 0), else an exit code. */
 static int parse_args(int argc, char **argv, hasim_args *a)

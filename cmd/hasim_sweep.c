@@ -81,60 +81,65 @@ static int opt_variant(void *set, const char *prog, const char *opt, const char 
 
 #define A(f) offsetof(sweep_args, f)
 static const hk_opt sweep_opts[] = {
-    {"grid", "'KEY=V1,V2 ...'", HK_OPT_STR, A(grid), 0, 0, NULL,
-     "the settings to sweep, space-separated; KEY: ha_strategy, ha_period_karma,\n"
-     "ha_ping_interval, agent_retry_count, agent_connect_timeout,\n"
-     "agent_query_timeout, agent_retry_delay, variant; TABLE.KEY for one table;\n"
-     "ha_strategy may name the extensions p2c, least-outstanding, peak-ewma, c3", NULL},
-    {"replications", "R", HK_OPT_INT, A(reps), 1, 1000, NULL,
-     "runs per point (default 3), replication r with seed + r everywhere", NULL},
-    {"objective", "NAME", HK_OPT_FN, 0, 0, 0, opt_objective,
-     "rank by p99 (default), p999, failures or readmit", NULL},
-    {"j", "N", HK_OPT_INT, A(jobs), 1, 256, NULL, "N processes (the same output for every N)",
-     NULL},
-    {"shard", "K/N", HK_OPT_FN, 0, 0, 0, opt_shard,
-     "only the K-th of N slices of the grid (slurm or k8s: K and N from the\n"
-     "batch engine's environment); hasim merge combines the shard folders", NULL},
-    {"resume", NULL, HK_OPT_FLAG, A(resume), 0, 0, NULL,
-     "a point whose file is complete and of this sweep is not run again", NULL},
-    {"emit", "ENGINE", HK_OPT_FN, 0, 0, 0, opt_emit,
-     "write the slurm or k8s submission into --out, sized by a one-run pilot", NULL},
-    {"tasks", "N", HK_OPT_INT, A(tasks), 1, 100000, NULL,
-     "--emit: array tasks / completions (default min(points, 16))", NULL},
-    {"partition", "NAME", HK_OPT_STR, A(partition), 0, 0, NULL, "--emit slurm: the partition",
-     NULL},
-    {"image", "REF", HK_OPT_STR, A(image), 0, 0, NULL,
-     "--emit k8s: the image holding hasim (default hakarma:" HK_VERSION ", built\n"
-     "from .ci/Dockerfile)", NULL},
+    {.name = "grid", .arg = "'KEY=V1,V2 ...'", .kind = HK_OPT_STR, .off = A(grid),
+     .help = "the settings to sweep, space-separated; KEY: ha_strategy, ha_period_karma,\n"
+             "ha_ping_interval, agent_retry_count, agent_connect_timeout,\n"
+             "agent_query_timeout, agent_retry_delay, variant; TABLE.KEY for one table;\n"
+             "ha_strategy may name the extensions p2c, least-outstanding, peak-ewma, c3"},
+    {.name = "replications", .arg = "R", .kind = HK_OPT_INT, .off = A(reps), .min = 1, .max = 1000,
+     .help = "runs per point (default 3), replication r with seed + r everywhere"},
+    {.name = "objective", .arg = "NAME", .kind = HK_OPT_FN, .fn = opt_objective,
+     .help = "rank by p99 (default), p999, failures or readmit"},
+    {.name = "j", .arg = "N", .kind = HK_OPT_INT, .off = A(jobs), .min = 1, .max = 256,
+     .help = "N processes (the same output for every N)"},
+    {.name = "shard", .arg = "K/N", .kind = HK_OPT_FN, .fn = opt_shard,
+     .help = "only the K-th of N slices of the grid (slurm or k8s: K and N from the\n"
+             "batch engine's environment); hasim merge combines the shard folders"},
+    {.name = "resume", .kind = HK_OPT_FLAG, .off = A(resume),
+     .help = "a point whose file is complete and of this sweep is not run again"},
+    {.name = "emit", .arg = "ENGINE", .kind = HK_OPT_FN, .fn = opt_emit,
+     .help = "write the slurm or k8s submission into --out, sized by a one-run pilot"},
+    {.name = "tasks", .arg = "N", .kind = HK_OPT_INT, .off = A(tasks), .min = 1, .max = 100000,
+     .help = "--emit: array tasks / completions (default min(points, 16))"},
+    {.name = "partition", .arg = "NAME", .kind = HK_OPT_STR, .off = A(partition),
+     .help = "--emit slurm: the partition"},
+    {.name = "image", .arg = "REF", .kind = HK_OPT_STR, .off = A(image),
+     .help = "--emit k8s: the image holding hasim (default hakarma:" HK_VERSION ", built\n"
+             "from .ci/Dockerfile)"},
     HK_OPT_OUT(A(out), "DIR",
         "output folder (default out/<scenario>-sweep); a finished one needs --force"),
     HK_OPT_FORCE(A(force), "replace the finished sweep in --out"),
-    {"duration", "T", HK_OPT_TIME, A(duration_us), HK_SEC, 0, NULL,
-     "run length (default: the workload's)", NULL},
+    {.name = "duration", .arg = "T", .kind = HK_OPT_TIME, .off = A(duration_us), .min = HK_SEC,
+     .help = "run length (default: the workload's)"},
     HK_OPT_SEED(A(seed), "first seed (default the scenario's)"),
     HK_OPT_VARIANT("NAME", opt_variant,
         "the implementation (default the "
         "scenario's)"),
-    {"allow-changed", NULL, HK_OPT_FLAG, A(allow_changed), 0, 0, NULL,
-     "run although a config or trace the scenario pins (input sections,\n"
-     "written by hasim init) has changed since", NULL},
-    {"no-exec", NULL, HK_OPT_FLAG, A(no_exec), 0, 0, NULL, "refuse a config that is a '#!' script",
-     NULL},
+    {.name = "allow-changed", .kind = HK_OPT_FLAG, .off = A(allow_changed),
+     .help = "run although a config or trace the scenario pins (input sections,\n"
+             "written by hasim init) has changed since"},
+    {.name = "no-exec", .kind = HK_OPT_FLAG, .off = A(no_exec),
+     .help = "refuse a config that is a '#!' script"},
     HK_OPT_QUIET(A(quiet), HK_QUIET_HELP),
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {0}};
 #undef A
 
 static const hk_cmd sweep_cmd = {
-    P " sweep", "SCENARIO --grid 'KEY=V1,V2 KEY2=...' [options]",
-    "Runs every combination of the swept settings R times with common random numbers,\n"
-    "ranks them by the objective with 95% confidence intervals, marks the Pareto set\n"
-    "(p99, failures, re-admission) and recommends the best searchd setting, or says to\n"
-    "keep the current one. A grid with one value per key is a plain run.",
-    {{sweep_opts, 0}}, 1, 1, "a scenario file",
-    "Each point file ends with a seal: its rows' count, the sweep's digest (scenario\n"
-    "text, grid, seed...) and their checksum; merge checks every row.\n"
-    "files in DIR: sweep.csv (one row per run), report.txt, recommendation.json,\n"
-    "  index.html (heatmaps and the ranking), runs/POINT.csv, sweep.meta\n"};
+    .prog = P " sweep",
+    .usage = "SCENARIO --grid 'KEY=V1,V2 KEY2=...' [options]",
+    .about = "Runs every combination of the swept settings R times with common random numbers,\n"
+             "ranks them by the objective with 95% confidence intervals, marks the Pareto set\n"
+             "(p99, failures, re-admission) and recommends the best searchd setting, or says to\n"
+             "keep the current one. A grid with one value per key is a plain run.",
+    .sets = {{sweep_opts, 0}},
+    .min_args = 1,
+    .max_args = 1,
+    .args = "a scenario file",
+    .tail = "Each point file ends with a seal: its rows' count, the sweep's digest (scenario\n"
+            "text, grid, seed...) and their checksum; merge checks every row.\n"
+            "files in DIR: sweep.csv (one row per run), report.txt, recommendation.json,\n"
+            "  index.html (heatmaps and the ranking), runs/POINT.csv, sweep.meta\n"
+};
 
 static int parse(int argc, char **argv, sweep_args *a)
 {

@@ -30,24 +30,30 @@ static int opt_sel(void *set, const char *prog, const char *opt, const char *v)
 }
 
 static const hk_opt plot_opts[] = {
-    {"lines", "LIST", HK_OPT_FN, 0, 0, 0, opt_sel,
-     "the agent lines to draw, e.g. products/1,products/2 (default: those\n"
-     "with a fault, a finding or a deviant mirror, at most 4)", NULL},
-    {"mirrors", "LIST", HK_OPT_FN, 0, 0, 0, opt_sel,
-     "the mirrors to draw, e.g. box1:9312,box2:9312 (default: all, at most\n"
-     "12 a panel; the rest as 'others')", NULL},
-    {"master", "N", HK_OPT_FN, 0, 0, 0, opt_sel, "the master whose view to draw (default 0)", NULL},
+    {.name = "lines", .arg = "LIST", .kind = HK_OPT_FN, .fn = opt_sel,
+     .help = "the agent lines to draw, e.g. products/1,products/2 (default: those\n"
+             "with a fault, a finding or a deviant mirror, at most 4)"},
+    {.name = "mirrors", .arg = "LIST", .kind = HK_OPT_FN, .fn = opt_sel,
+     .help = "the mirrors to draw, e.g. box1:9312,box2:9312 (default: all, at most\n"
+             "12 a panel; the rest as 'others')"},
+    {.name = "master", .arg = "N", .kind = HK_OPT_FN, .fn = opt_sel,
+     .help = "the master whose view to draw (default 0)"},
     HK_OPT_QUIET(offsetof(plot_args, quiet), HK_QUIET_HELP),
-    {NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL}};
+    {0}};
 
 static const hk_cmd plot_cmd = {
-    "hkplot", "DIR [options]",
-    "Draws an output folder of hasim or hareal again (a comparison folder: each run's\n"
-    "too), choosing what to draw.",
-    {{plot_opts, 0}}, 1, 1, "an output folder",
-    "files: DIR/plots/{convergence,shares,latency,queries}.{png,svg} (and strategies_*,\n"
-    "  compare where those CSVs exist), DIR/index.html; gnuplot missing or failing, or\n"
-    "  nothing to plot: exit 1\n"};
+    .prog = "hkplot",
+    .usage = "DIR [options]",
+    .about = "Draws an output folder of hasim or hareal again (a comparison folder: each run's\n"
+             "too), choosing what to draw.",
+    .sets = {{plot_opts, 0}},
+    .min_args = 1,
+    .max_args = 1,
+    .args = "an output folder",
+    .tail = "files: DIR/plots/{convergence,shares,latency,queries}.{png,svg} (and strategies_*,\n"
+            "  compare where those CSVs exist), DIR/index.html; gnuplot missing or failing, or\n"
+            "  nothing to plot: exit 1\n"
+};
 
 static int plot_runs(const char *dir, const hk_plot_sel *sel, char *msg, int n)
 {

@@ -195,8 +195,8 @@ int hk_rep_status(hk_buf *b, const hk_cluster *cl, const hk_dash *dash, hk_line 
         return -1;
     for (int h = 0; h < cl->nhosts; h++) {
         int pinged = var->layout == HK_LAYOUT_SPHINX2 ? cl->hosts[h].in_ha : cl->hosts[h].in_ha_nonbh;
-        hosts[h] = (hk_status_host){cl->hosts[h].name, cl->hosts[h].refs,
-                                    cl->set.ping_us > 0 && pinged, 0, &dash[h]};
+        hosts[h] = (hk_status_host){.name = cl->hosts[h].name, .refs = cl->hosts[h].refs,
+                                    .pinged = cl->set.ping_us > 0 && pinged, .dash = &dash[h]};
     }
     hk_buf_printf(b, "-- SHOW AGENT STATUS (%s; %s layout)\n", title,
                   var->layout == HK_LAYOUT_SPHINX2 ? "Sphinx 2.2.11" : "Manticore");

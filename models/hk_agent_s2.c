@@ -217,7 +217,7 @@ int hk_agent_parse_sphinx2(const char *value, hk_pos pos, hk_agent_line *out, hk
 {
     memset(out, 0, sizeof *out);
     out->retry_count = -1;
-    s2 x = {value, pos, err, warns, out};
+    s2 x = {.v = value, .pos = pos, .err = err, .warns = warns, .a = out};
     const char *p = value;
     while (*p && isspace((unsigned char)*p))
         p++;

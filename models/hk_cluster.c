@@ -103,7 +103,7 @@ static void check_keys(rd *x, const hk_section *s)
 int hk_settings_apply(const hk_conf *c, hk_dialect d, hk_settings *set, hk_err *err,
                       hk_warns *w)
 {
-    rd x = {c, d, NULL, err, w};
+    rd x = {.c = c, .d = d, .err = err, .w = w};
     const hk_section *s = hk_conf_find(c, "searchd", NULL);
     if (!s)
         return 0;
@@ -495,7 +495,7 @@ int hk_cluster_from_conf(const hk_conf *c, const hk_conf *over, hk_dialect d, hk
     if (!cl)
         return hk_err_set(err, c->file, 0, 0, "out of memory");
     cl->dialect = d;
-    rd x = {c, d, cl, err, w};
+    rd x = {.c = c, .d = d, .cl = cl, .err = err, .w = w};
     hk_settings_default(&cl->set);
     if (hk_settings_apply(c, d, &cl->set, err, w) < 0 ||
         (over && over != c && hk_settings_apply(over, d, &cl->set, err, w) < 0))

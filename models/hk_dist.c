@@ -18,14 +18,22 @@ typedef struct spec {
 } spec;
 
 static const spec specs[] = {
-    {"constant", HK_DIST_CONSTANT, 1, {"value", NULL}, {1, 0}},
-    {"uniform", HK_DIST_UNIFORM, 2, {"min", "max"}, {1, 1}},
-    {"normal", HK_DIST_NORMAL, 2, {"mean", "sd"}, {1, 1}},
-    {"lognormal", HK_DIST_LOGNORMAL, 2, {"median", "sigma"}, {1, 0}},
-    {"exponential", HK_DIST_EXPONENTIAL, 1, {"mean", NULL}, {1, 0}},
-    {"gamma", HK_DIST_GAMMA, 2, {"shape", "scale"}, {0, 1}},
-    {"weibull", HK_DIST_WEIBULL, 2, {"shape", "scale"}, {0, 1}},
-    {"pareto", HK_DIST_PARETO, 2, {"shape", "scale"}, {0, 1}},
+    {.name = "constant", .kind = HK_DIST_CONSTANT, .nparams = 1, .pn = {"value", NULL},
+     .is_time = {1, 0}},
+    {.name = "uniform", .kind = HK_DIST_UNIFORM, .nparams = 2, .pn = {"min", "max"},
+     .is_time = {1, 1}},
+    {.name = "normal", .kind = HK_DIST_NORMAL, .nparams = 2, .pn = {"mean", "sd"},
+     .is_time = {1, 1}},
+    {.name = "lognormal", .kind = HK_DIST_LOGNORMAL, .nparams = 2, .pn = {"median", "sigma"},
+     .is_time = {1, 0}},
+    {.name = "exponential", .kind = HK_DIST_EXPONENTIAL, .nparams = 1, .pn = {"mean", NULL},
+     .is_time = {1, 0}},
+    {.name = "gamma", .kind = HK_DIST_GAMMA, .nparams = 2, .pn = {"shape", "scale"},
+     .is_time = {0, 1}},
+    {.name = "weibull", .kind = HK_DIST_WEIBULL, .nparams = 2, .pn = {"shape", "scale"},
+     .is_time = {0, 1}},
+    {.name = "pareto", .kind = HK_DIST_PARETO, .nparams = 2, .pn = {"shape", "scale"},
+     .is_time = {0, 1}},
 };
 
 typedef struct pz {
@@ -266,7 +274,7 @@ static int dist(pz *z, hk_dist **out)
 
 int hk_dist_parse(const char *s, hk_dist **out, int *bad, char *what, int nwhat)
 {
-    pz z = {s, 0, bad, what, nwhat};
+    pz z = {.s = s, .bad = bad, .what = what, .nwhat = nwhat};
     hk_dist *d = NULL;
     int rc = dist(&z, &d);
     sp(&z);

@@ -237,7 +237,7 @@ int hk_expect_parse(const hk_conf *c, hk_claim **out, int *n, hk_err *err)
     hk_claim *cl = calloc((size_t)sec->n + 1, sizeof *cl);
     if (!cl)
         return hk_err_set(err, c->file, sec->line, sec->col, "out of memory");
-    px x = {c, NULL, err, {{"", 0}}, 0, 0};
+    px x = {.c = c, .err = err, .t = {{"", 0}}};
     for (int i = 0; i < sec->n; i++) {
         x.e = &sec->e[i];
         if (strcmp(x.e->key, "claim")) {

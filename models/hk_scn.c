@@ -257,7 +257,8 @@ static int read_load(ctx *x, const hk_section *sec)
             return -1;
         w->clients = (int)n;
         const hk_entry *t = hk_sec_last(sec, "think");
-        return get_dist(x, t ? t : &(hk_entry){"think", "0", c->line, c->col, c->vline, c->vcol},
+        return get_dist(x, t ? t : &(hk_entry){.key = "think", .value = "0", .line = c->line,
+                                               .col = c->col, .vline = c->vline, .vcol = c->vcol},
                         &w->think);
     }
     if (hk_sec_last(sec, "think")) {

@@ -244,14 +244,14 @@ static void pr_health(hk_line *l, int64_t now_us, double *p)
 }
 
 static const hk_strat_ops ops[HK_STRAT_N] = {
-    {"random", 0, 0, ch_random, pr_uniform},
-    {"roundrobin", 0, 0, ch_roundrobin, pr_uniform},
-    {"nodeads", 1, 0, ch_health, pr_health},
-    {"noerrors", 1, 0, ch_health, pr_health},
-    {"p2c", 0, 1, hk_ext_choose, hk_ext_probs},
-    {"least-outstanding", 0, 1, hk_ext_choose, hk_ext_probs},
-    {"peak-ewma", 0, 1, hk_ext_choose, hk_ext_probs},
-    {"c3", 0, 1, hk_ext_choose, hk_ext_probs},
+    {.name = "random", .choose = ch_random, .probs = pr_uniform},
+    {.name = "roundrobin", .choose = ch_roundrobin, .probs = pr_uniform},
+    {.name = "nodeads", .adaptive = 1, .choose = ch_health, .probs = pr_health},
+    {.name = "noerrors", .adaptive = 1, .choose = ch_health, .probs = pr_health},
+    {.name = "p2c", .extension = 1, .choose = hk_ext_choose, .probs = hk_ext_probs},
+    {.name = "least-outstanding", .extension = 1, .choose = hk_ext_choose, .probs = hk_ext_probs},
+    {.name = "peak-ewma", .extension = 1, .choose = hk_ext_choose, .probs = hk_ext_probs},
+    {.name = "c3", .extension = 1, .choose = hk_ext_choose, .probs = hk_ext_probs},
 };
 
 int hk_strat_find(const char *value)

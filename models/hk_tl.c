@@ -70,8 +70,9 @@ static void halve(hk_tl *t)
             hk_tl_cell b = odd ? *hk_tl_cell_at(t, s, 2 * k + 1) : (hk_tl_cell){0};
             hk_tl_smp x = *hk_tl_smp_at(t, s, 2 * k);
             hk_tl_smp y = odd ? *hk_tl_smp_at(t, s, 2 * k + 1) : no_sample;
-            *hk_tl_cell_at(t, s, k) = (hk_tl_cell){a.lat_us + b.lat_us, a.q + b.q, a.ok + b.ok,
-                                                   a.err + b.err, a.warn + b.warn};
+            *hk_tl_cell_at(t, s, k) = (hk_tl_cell){.lat_us = a.lat_us + b.lat_us,
+                                                   .q = a.q + b.q, .ok = a.ok + b.ok,
+                                                   .err = a.err + b.err, .warn = a.warn + b.warn};
             *hk_tl_smp_at(t, s, k) = (hk_tl_smp){isnan(y.prob) ? x.prob : y.prob,
                                                  isnan(y.wshare) ? x.wshare : y.wshare};
         }

@@ -5,14 +5,18 @@
 #include "hk_weights.h"
 
 static const hk_variant variants[HK_VAR_N] = {
-    {"manticore", "Manticore's code as it is (timer defect: weights stay 100/N)", 1, 1, 0, 0,
-     HK_LAYOUT_MANTICORE, 1.0, hk_weights_manticore_init, hk_weights_manticore, 0},
-    {"manticore-fixed", "Manticore with the timer it intends (hakarma extension)", 0, 1, 0, 0,
-     HK_LAYOUT_MANTICORE, 1.0, hk_weights_manticore_init, hk_weights_manticore, 1},
-    {"sphinx2", "Sphinx 2.2.11", 0, 0, 0, 1, HK_LAYOUT_SPHINX2, 1.0, hk_weights_sphinx2_init,
-     hk_weights_sphinx2, 1},
-    {"documented", "the manual's multiplicative rule, once per karma period", 0, 1, 1, 0,
-     HK_LAYOUT_MANTICORE, 100.0, hk_weights_documented_init, hk_weights_documented, 1},
+    {.name = "manticore", .what = "Manticore's code as it is (timer defect: weights stay 100/N)",
+     .timer_reads_timeouts = 1, .rechoose_on_retry = 1, .layout = HK_LAYOUT_MANTICORE,
+     .display_scale = 1.0, .init = hk_weights_manticore_init, .rebalance = hk_weights_manticore},
+    {.name = "manticore-fixed", .what = "Manticore with the timer it intends (hakarma extension)",
+     .rechoose_on_retry = 1, .layout = HK_LAYOUT_MANTICORE, .display_scale = 1.0,
+     .init = hk_weights_manticore_init, .rebalance = hk_weights_manticore, .sums_window_time = 1},
+    {.name = "sphinx2", .what = "Sphinx 2.2.11", .hello_in_connect = 1, .layout = HK_LAYOUT_SPHINX2,
+     .display_scale = 1.0, .init = hk_weights_sphinx2_init, .rebalance = hk_weights_sphinx2,
+     .sums_window_time = 1},
+    {.name = "documented", .what = "the manual's multiplicative rule, once per karma period",
+     .rechoose_on_retry = 1, .per_period = 1, .layout = HK_LAYOUT_MANTICORE, .display_scale = 100.0,
+     .init = hk_weights_documented_init, .rebalance = hk_weights_documented, .sums_window_time = 1},
 };
 
 const hk_variant *hk_variant_get(hk_variant_id id)

@@ -616,8 +616,9 @@ static int init_timeline(rl_master *m, int nser)
     for (int t = 0, s = 0; t < cl->ntables; t++)
         for (int k = 0; k < cl->tables[t].nlines; k++)
             for (int j = 0; j < cl->tables[t].lines[k].a.n; j++, s++)
-                ser[s] = (hk_tl_series){0, t, k, j, cl->tables[t].lines[k].host[j],
-                                        cl->tables[t].lines[k].a.n};
+                ser[s] = (hk_tl_series){.table = t, .line = k, .mirror = j,
+                                        .host = cl->tables[t].lines[k].host[j],
+                                        .nmirrors = cl->tables[t].lines[k].a.n};
     int rc = hk_tl_init(&m->tl, ser, nser, m->t0_us, 1000000, 0);
     if (rc == 0 && m->c.scn)
         hk_tl_set_faults(&m->tl, m->c.scn);
@@ -788,9 +789,9 @@ hk_rep_row *rl_master_rows(const rl_master *m, int *n)
             int li = m->li_base[t] + k;
             for (int j = 0; j < m->lines[li]->n; j++, i++) {
                 const rl_mstat *s = &m->st[li][j];
-                r[i] = (hk_rep_row){cl->tables[t].name,
-                                    cl->hosts[cl->tables[t].lines[k].host[j]].name, k + 1, s->tq,
-                                    s->terr, &s->tot, 0};
+                r[i] = (hk_rep_row){.table = cl->tables[t].name,
+                                    .mirror = cl->hosts[cl->tables[t].lines[k].host[j]].name,
+                                    .agent = k + 1, .q = s->tq, .err = s->terr, .lat = &s->tot};
             }
         }
     return r;

@@ -63,8 +63,8 @@ static int slots_of(const hk_cluster *cl, slot **out)
         for (int l = 0; l < cl->tables[t].nlines; l++) {
             const hk_line_conf *lc = &cl->tables[t].lines[l];
             for (int m = 0; m < lc->a.n; m++) {
-                sl[k] = (slot){t, l, lc->host[m], lc->a.m[m].indexes ? lc->a.m[m].indexes :
-                               cl->tables[t].name, 0, {0}, 0, 0, 0};
+                sl[k] = (slot){.table = t, .line = l, .host = lc->host[m],
+                               .ix = lc->a.m[m].indexes ? lc->a.m[m].indexes : cl->tables[t].name};
                 k++;
             }
         }

@@ -63,8 +63,8 @@ static void finish(rl_sql *c, rl_sql_status st, const char *msg)
     c->has_q = 0;
     if (c->state == S_BUSY)
         c->state = S_READY;
-    rl_sql_res r = {st, c->ans.warnings, c->ans.rows, msg ? msg : "",
-                    c->ans.tsv.s ? c->ans.tsv.s : ""};
+    rl_sql_res r = {.status = st, .warnings = c->ans.warnings, .rows = c->ans.rows,
+                    .msg = msg ? msg : "", .tsv = c->ans.tsv.s ? c->ans.tsv.s : ""};
     free(c->sql);
     c->sql = NULL;
     c->cb(c, c->ctx, &r);

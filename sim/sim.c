@@ -158,7 +158,8 @@ static int init_masters(sim_world *w)
                 rc = init_line(w, m, t, k, &m->li[w->li_base[t] + k], s, &m->rt[r]);
                 r += lc->a.n;
                 for (int j = 0; j < lc->a.n; j++, s++)
-                    ser[s] = (hk_tl_series){mi, t, k, j, lc->host[j], lc->a.n};
+                    ser[s] = (hk_tl_series){.master = mi, .table = t, .line = k, .mirror = j,
+                                            .host = lc->host[j], .nmirrors = lc->a.n};
             }
     }
     if (rc == 0)

@@ -169,8 +169,9 @@ static hk_rep_row *mirror_rows(const sim_world *w, int *n)
             const hk_line_conf *lc = &cl->tables[t].lines[k];
             const sim_total *tt = w->tot[w->li_base[t] + k];
             for (int j = 0; j < lc->a.n; j++, i++)
-                r[i] = (hk_rep_row){cl->tables[t].name, cl->hosts[lc->host[j]].name, k + 1,
-                                    tt[j].q, tt[j].err, &tt[j].lat, 0};
+                r[i] = (hk_rep_row){.table = cl->tables[t].name,
+                                    .mirror = cl->hosts[lc->host[j]].name, .agent = k + 1,
+                                    .q = tt[j].q, .err = tt[j].err, .lat = &tt[j].lat};
         }
     return r;
 }
@@ -269,8 +270,10 @@ int sim_write_files(const sim_world *w, const sim_result *r, const char *dir, hk
         rc = hk_ans_timeline_csv(&r->ans, dir, err);
     char strat[96];
     sim_strategy_label(w->s, w->o.strategy, strat, sizeof strat);
-    hk_rep_run run = {"hasim", w->s->file, w->var->name, strat, w->nm,
-                      (double)(w->end_us - w->t0) / 1e6, w->s->cl->set.karma_s, w->o.seed};
+    hk_rep_run run = {.program = "hasim", .scenario = w->s->file, .variant = w->var->name,
+                      .strategy = strat, .masters = w->nm,
+                      .duration_s = (double)(w->end_us - w->t0) / 1e6,
+                      .karma_s = w->s->cl->set.karma_s, .seed = w->o.seed};
     if (rc == 0)
         rc = hk_rep_run_csv(&run, dir, err);
     return rc;

@@ -45,7 +45,9 @@ static void round_trip_sphinx2(void **st)
 {
     (void)st;
     hk_dash *d = fill();
-    hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
+    hk_status_host h[2] = {{.name = "a:9312", .refs = 1, .pinged = 1,
+                            .dash = &d[0]}, {.name = "b:9312", .refs = 1, .pinged = 1,
+                                                        .dash = &d[1]}};
     hk_buf b;
     hk_buf_init(&b);
     hk_status_global(&b, hk_variant_get(HK_VAR_SPHINX2), 10, h, 2, S(1150));

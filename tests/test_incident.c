@@ -71,7 +71,9 @@ static void record(series *x, int variant)
 {
     hk_dash *d = hk_dash_array_new(2, K);
     assert_non_null(d);
-    hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
+    hk_status_host h[2] = {{.name = "a:9312", .refs = 1, .pinged = 1,
+                            .dash = &d[0]}, {.name = "b:9312", .refs = 1, .pinged = 1,
+                                                        .dash = &d[1]}};
     int64_t t = S(1000);
     for (int i = 0; i < NSNAP; i++) {
         int64_t at = S(1007 + K * i);
@@ -246,7 +248,9 @@ static void stuck_from_the_status(void **state)
         char name[N][32];
         hk_dash *d = hk_dash_array_new(2, K);
         assert_non_null(d);
-        hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
+        hk_status_host h[2] = {{.name = "a:9312", .refs = 1, .pinged = 1,
+                                .dash = &d[0]}, {.name = "b:9312", .refs = 1,
+                                                            .pinged = 1, .dash = &d[1]}};
         int64_t t = S(1000);
         for (int i = 0; i < N; i++) {
             int64_t at = S(1007 + K * i);
@@ -307,7 +311,9 @@ static void dead_at_three_in_a_row(void **state)
         char name[2][32];
         hk_dash *d = hk_dash_array_new(2, K);
         assert_non_null(d);
-        hk_status_host h[2] = {{"a:9312", 1, 1, 0, &d[0]}, {"b:9312", 1, 1, 0, &d[1]}};
+        hk_status_host h[2] = {{.name = "a:9312", .refs = 1, .pinged = 1,
+                                .dash = &d[0]}, {.name = "b:9312", .refs = 1,
+                                                            .pinged = 1, .dash = &d[1]}};
         for (int i = 0; i < 2; i++) {
             int64_t from = S(1000 + K * i), at = S(1007 + K * i);
             for (int64_t t = from; t < at; t += S(1)) {

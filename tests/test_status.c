@@ -45,7 +45,9 @@ static void sphinx2_layout(void **st)
 {
     (void)st;
     hk_dash *d = fixture();
-    hk_status_host h[2] = {{"box1:9312", 2, 1, 0, d}, {"box2:9312", 1, 1, 0, d}};
+    hk_status_host h[2] = {{.name = "box1:9312", .refs = 2, .pinged = 1,
+                            .dash = d}, {.name = "box2:9312", .refs = 1, .pinged = 1,
+                                                       .dash = d}};
     hk_buf b;
     hk_buf_init(&b);
     hk_status_global(&b, hk_variant_get(HK_VAR_SPHINX2), 60, h, 2, S(102));
@@ -72,7 +74,7 @@ static void manticore_layout(void **st)
     (void)st;
     hk_dash *d = fixture();
     d->ping_trip_us = 1234;
-    hk_status_host h[1] = {{"box1:9312", 2, 1, 1, d}};
+    hk_status_host h[1] = {{.name = "box1:9312", .refs = 2, .pinged = 1, .perspool = 1, .dash = d}};
     hk_buf b;
     hk_buf_init(&b);
     hk_status_global(&b, hk_variant_get(HK_VAR_MANTICORE), 60, h, 1, S(102));

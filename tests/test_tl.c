@@ -12,7 +12,7 @@
 
 static void init2(hk_tl *t, int cap)
 {
-    hk_tl_series ser[2] = {{0, 0, 0, 0, 0, 2}, {0, 0, 0, 1, 1, 2}};
+    hk_tl_series ser[2] = {{.nmirrors = 2}, {.mirror = 1, .host = 1, .nmirrors = 2}};
     assert_int_equal(hk_tl_init(t, ser, 2, 0, S(1), cap), 0);
 }
 
