@@ -112,7 +112,7 @@ int hk_settings_apply(const hk_conf *c, hk_dialect d, hk_settings *set, hk_err *
         return hk_err_set(err, c->file, bad->line, bad->col, "ha_strategy is not a searchd setting "
                           "(Manticore and Sphinx reject it as an unknown key): expected it in a "
                           "distributed table");
-    int64_t karma_us = set->karma_s * HK_SEC;
+    int64_t karma_us = hk_karma_us(set);
     int limit = set->persistent_limit;
     if (get_time(&x, s, "ha_period_karma", HK_SEC, &karma_us) < 0 ||
         get_time(&x, s, "ha_ping_interval", HK_MS, &set->ping_us) < 0 ||

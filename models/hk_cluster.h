@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "hk_agent.h"
 #include "hk_conf.h"
+#include "hk_time.h"
 
 #define HK_HOSTS_MAX 1000000     /* distinct mirror hosts in one config */
 
@@ -27,6 +28,9 @@ typedef struct hk_settings {
     int64_t retry_delay_us;      /* agent_retry_delay (default 500 ms) */
     int persistent_limit;        /* persistent_connections_limit (default 0: no pools) */
 } hk_settings;
+
+/* ha_period_karma in µs: the one conversion (the blocks are whole seconds). */
+static inline int64_t hk_karma_us(const hk_settings *s) { return s->karma_s * HK_SEC; }
 
 typedef struct hk_line_conf {
     hk_agent_line a;             /* mirrors and options */

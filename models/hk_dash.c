@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hk_time.h"
 
 static inline int64_t floordiv(int64_t a, int64_t b)
 {
@@ -34,7 +35,7 @@ void hk_dash_array_free(hk_dash *d) { free(d); }
 
 int64_t hk_dash_block_of(const hk_dash *d, int64_t now_us)
 {
-    return floordiv(floordiv(now_us, 1000000), d->karma_s);
+    return floordiv(floordiv(now_us, HK_SEC), d->karma_s);
 }
 
 static hk_block *slot(const hk_dash *d, int64_t period)
@@ -56,8 +57,8 @@ static hk_block *current(hk_dash *d, int64_t now_us)
         b->period = p;
     }
     d->cb = b;
-    d->cur_lo_us = p * d->karma_s * 1000000;
-    d->cur_hi_us = d->cur_lo_us + d->karma_s * 1000000;
+    d->cur_lo_us = p * d->karma_s * HK_SEC;
+    d->cur_hi_us = d->cur_lo_us + d->karma_s * HK_SEC;
     return b;
 }
 
@@ -145,12 +146,19 @@ static void add(hk_block *acc, const hk_block *b)
     acc->pings += b->pings;
 }
 
+/* The blocks a window of periods takes at now_us, the newest (the current one) in *p: searchd
+ * adds the block before while the current one is less than half a period old. */
+static int window_blocks(const hk_dash *d, int64_t now_us, int periods, int64_t *p)
+{
+    int64_t secs = floordiv(now_us, HK_SEC);
+    *p = floordiv(secs, d->karma_s);
+    return periods + (secs - *p * d->karma_s < d->karma_s / 2);
+}
+
 void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out)
 {
-    int64_t secs = floordiv(now_us, 1000000);
-    int64_t p = floordiv(secs, d->karma_s);
-    if (secs - p * d->karma_s < d->karma_s / 2)
-        periods++;
+    int64_t p;
+    periods = window_blocks(d, now_us, periods, &p);
     if (periods > HK_DASH_PERIODS)
         periods = HK_DASH_PERIODS;
     memset(out, 0, sizeof *out);
@@ -164,9 +172,8 @@ void hk_dash_window(const hk_dash *d, int64_t now_us, int periods, hk_block *out
 
 void hk_dash_window_counts(const hk_dash *d, int64_t now_us, uint64_t c[HK_EV_N])
 {
-    int64_t secs = floordiv(now_us, 1000000);
-    int64_t p = floordiv(secs, d->karma_s);
-    int periods = secs - p * d->karma_s < d->karma_s / 2 ? 2 : 1;
+    int64_t p;
+    int periods = window_blocks(d, now_us, 1, &p);
     memset(c, 0, HK_EV_N * sizeof *c);
     for (; periods > 0; periods--, p--) {
         const hk_block *b = slot(d, p);

@@ -154,7 +154,7 @@ static int quiet_bin(const fx *x, int first, int k, int settle, int warm)
 {
     const hk_scn *sc = x->in->scn;
     int64_t w = x->tl->width_us, lo = (int64_t)k * w, hi = lo + w;
-    if (warm && (double)lo < (double)cl(x)->set.karma_s * 1e6)
+    if (warm && (double)lo < (double)hk_karma_us(&cl(x)->set))
         return 0;
     for (int i = 0; i < sc->nfaults; i++) {
         const hk_fault *f = &sc->faults[i];

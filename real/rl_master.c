@@ -584,14 +584,14 @@ static void close_period(rl_master *m, int64_t now)
 
 static uint64_t ms_to_next_block(const rl_master *m, int64_t now)
 {
-    int64_t k = m->c.cl->set.karma_s * 1000000;
+    int64_t k = hk_karma_us(&m->c.cl->set);
     return (uint64_t)((k - now % k) / 1000) + 1;
 }
 
 static void on_period(uv_timer_t *t)
 {
     rl_master *m = t->data;
-    int64_t now = rl_now_us(), k = m->c.cl->set.karma_s * 1000000;
+    int64_t now = rl_now_us(), k = hk_karma_us(&m->c.cl->set);
     if (now / k > m->period_start_us / k) /* libuv's cached clock may fire a little early */
         close_period(m, now - now % k);
     uv_update_time(m->loop);

@@ -228,7 +228,7 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
     w->t0 = s->start_us;
     w->end_us = w->t0 + (o->duration_us > 0 ? o->duration_us : s->wl.duration_us);
     w->tail_us = w->t0 + (3 * (w->end_us - w->t0) + 3) / 4; /* 4 (t - t0) >= 3 (end - t0) */
-    w->karma_us = s->cl->set.karma_s * 1000000;
+    w->karma_us = hk_karma_us(&s->cl->set);
     w->sample_us = w->karma_us / 10 < 1000000 ? w->karma_us / 10 : 1000000;
     w->b0 = w->t0 / w->karma_us;
     w->nperiods = (int)((w->end_us - 1) / w->karma_us - w->b0 + 1);

@@ -289,7 +289,7 @@ static int64_t own(const hk_scn *s, const sweep_axis *x, int variant)
     switch (x->key) {
     case SK_STRATEGY: return own_strategy(s, x->tix);
     case SK_VARIANT: return variant;
-    case SK_KARMA: return cl->set.karma_s * HK_SEC;
+    case SK_KARMA: return hk_karma_us(&cl->set);
     case SK_PING: return cl->set.ping_us;
     case SK_RETRY: return tb && tb->retry_count >= 0 ? tb->retry_count : cl->set.retry_count;
     case SK_CONNECT: return tb ? tb->connect_timeout_us : cl->set.connect_timeout_us;
