@@ -378,7 +378,7 @@ int rl_cmd_live(int argc, char **argv, const char *self)
     lv.cl.base_what = "--base-port";
     lv.cl.metrics_what = "--mirror-metrics";
     lv.cl.say = hk_cmd_sayer(WHO, 0);
-    uint64_t seed = o.c.seed >= 0 ? (uint64_t)o.c.seed : s->seed;
+    uint64_t seed = hk_cmd_seed(o.c.seed, s->seed);
     lv.cl.seed = seed;
     const char **up = o.agents ? calloc((size_t)s->cl->nhosts + 1, sizeof *up) : NULL;
     char *upbuf = NULL;

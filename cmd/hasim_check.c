@@ -131,7 +131,7 @@ int hasim_check(const hasim_args *a)
         k.s = s; /* the claims are the same in every dialect's build */
         k.run = runs[i];
         sim_opts o = {0};
-        o.seed = (uint64_t)(a->seed >= 0 ? a->seed : (long long)s->seed);
+        o.seed = hk_cmd_seed(a->seed, s->seed);
         o.variant = runs[i].variant;
         o.strategy = runs[i].strategy;
         o.duration_us = a->duration_us;

@@ -485,7 +485,7 @@ static int run_grid(sim_job *c, const hasim_args *a, runcfg *rc, int n, int R,
                     sim_figures (*figs)[MAXREP])
 {
     int multi = n > 1;
-    uint64_t seed = (uint64_t)(a->seed >= 0 ? a->seed : (long long)c->L->scn->seed);
+    uint64_t seed = hk_cmd_seed(a->seed, c->L->scn->seed);
     c->total = n * R;
     for (int i = 0; i < n; i++) {
         hk_err e;

@@ -226,7 +226,7 @@ static int prepare(sweeper *w, sweep_grid *g, hk_loaded *L, int *variant,
     char msg[400];
     if (sweep_grid_bind(g, w->r.s, *variant, msg, sizeof msg) < 0)
         return hk_cmd_bad(&sweep_cmd, "--grid: %s", msg);
-    *seed = a->seed >= 0 ? (unsigned long long)a->seed : w->r.s->seed;
+    *seed = hk_cmd_seed(a->seed, w->r.s->seed);
     return sweep_save(w->r.s, &w->r.sv) < 0 ? HK_EXIT_RUN : 0;
 }
 

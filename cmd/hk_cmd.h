@@ -52,6 +52,12 @@ typedef struct hk_opt {
      .names = hk_strat_all_names}
 #define HK_QUIET_HELP "print nothing but errors"
 
+/* A run's seed: --seed's when given (>= 0), else the scenario's (its sim { seed }, else 1). */
+static inline uint64_t hk_cmd_seed(long long given, uint64_t scenario)
+{
+    return given >= 0 ? (uint64_t)given : scenario;
+}
+
 /* A table of options (ending with a NULL name) and where its struct starts in the command's:
  * the options several commands share live in one table, in a struct of their own. */
 typedef struct hk_optset {
