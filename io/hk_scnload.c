@@ -62,6 +62,8 @@ static int ok_column(char **f, int n, int *col)
 
 int hk_load_samples(const char *path, const char *column, double **out, long *n, hk_err *err)
 {
+    *out = NULL;
+    *n = 0;
     hk_csvr r;
     if (hk_csvr_open(&r, path, err) < 0)
         return -1;

@@ -139,6 +139,7 @@ static void derive(const hk_cluster *cl, int h, const hk_sthost *s, double windo
 
 int hk_calib(const hk_status_file *st, const hk_cluster *cl, hk_calib_host **out)
 {
+    *out = NULL;
     hk_calib_host *o = calloc((size_t)cl->nhosts + 1, sizeof *o);
     hk_sthost *acc = calloc((size_t)cl->nhosts + 1, sizeof *acc);
     if (!o || !acc) {

@@ -491,6 +491,7 @@ static int read_table(rd *x, const hk_section *s)
 int hk_cluster_from_conf(const hk_conf *c, const hk_conf *over, hk_dialect d, hk_cluster **out,
                          hk_err *err, hk_warns *w)
 {
+    *out = NULL;
     hk_cluster *cl = calloc(1, sizeof *cl);
     if (!cl)
         return hk_err_set(err, c->file, 0, 0, "out of memory");

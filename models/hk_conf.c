@@ -322,6 +322,7 @@ static int index_sections(hk_conf *c, hk_err *err)
 
 int hk_conf_parse(const char *text, size_t len, const char *file, hk_conf **out, hk_err *err)
 {
+    *out = NULL;
     hk_conf *c = calloc(1, sizeof *c);
     if (!c)
         return hk_err_set(err, file, 0, 0, "out of memory");
@@ -420,6 +421,7 @@ const hk_entry *hk_sec_last(const hk_section *s, const char *key)
 
 int hk_conf_time(const hk_conf *c, const hk_entry *e, int64_t unit_us, int64_t *out, hk_err *err)
 {
+    *out = 0;
     int bad = 0;
     const char *what = "";
     if (hk_time_parse(e->value, unit_us, out, &bad, &what) < 0)
@@ -431,6 +433,7 @@ int hk_conf_time(const hk_conf *c, const hk_entry *e, int64_t unit_us, int64_t *
 int hk_conf_int(const hk_conf *c, const hk_entry *e, long long min, long long max, long long *out,
                 hk_err *err)
 {
+    *out = 0;
     int bad = 0;
     const char *what = "";
     if (hk_int_parse(e->value, min, max, out, &bad, &what) < 0)

@@ -274,6 +274,7 @@ static int dist(pz *z, hk_dist **out)
 
 int hk_dist_parse(const char *s, hk_dist **out, int *bad, char *what, int nwhat)
 {
+    *out = NULL;
     pz z = {.s = s, .bad = bad, .what = what, .nwhat = nwhat};
     hk_dist *d = NULL;
     int rc = dist(&z, &d);

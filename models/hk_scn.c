@@ -308,9 +308,11 @@ static int read_workload(ctx *x)
         return -1;
     const hk_entry *e;
     if ((e = hk_sec_last(sec, "duration")) &&
-        (hk_conf_time(x->c, e, HK_SEC, &w->duration_us, x->err) < 0 || w->duration_us <= 0))
-        return w->duration_us <= 0 ? hk_err_set(x->err, x->c->file, e->vline, e->vcol,
-                                                "duration: expected a positive time") : -1;
+        hk_conf_time(x->c, e, HK_SEC, &w->duration_us, x->err) < 0)
+        return -1;
+    if (e && w->duration_us <= 0)
+        return hk_err_set(x->err, x->c->file, e->vline, e->vcol,
+                          "duration: expected a positive time");
     long long m = 1;
     if ((e = hk_sec_last(sec, "masters")) && hk_conf_int(x->c, e, 1, 1024, &m, x->err) < 0)
         return -1;
@@ -444,6 +446,7 @@ int hk_scn_check_sections(const hk_conf *scn, const hk_conf *tables, hk_err *err
 int hk_scn_build(const hk_conf *scn, const hk_conf *tables, hk_dialect d, hk_scn **out,
                  hk_err *err, hk_warns *warns)
 {
+    *out = NULL;
     if (hk_scn_check_sections(scn, tables, err) < 0)
         return -1;
     hk_scn *s = calloc(1, sizeof *s);

@@ -77,6 +77,7 @@ int hk_time_parse(const char *s, int64_t unit_us, int64_t *us, int *bad, const c
 int hk_int_parse(const char *s, long long min, long long max, long long *out, int *bad,
                  const char **what)
 {
+    *out = 0;
     int i = skip_sp(s, 0);
     int neg = s[i] == '-';
     int d0 = i + neg;
@@ -115,6 +116,7 @@ int hk_int_parse(const char *s, long long min, long long max, long long *out, in
 int hk_real_parse(const char *s, double min, double max, double *out, int *bad,
                   const char **what)
 {
+    *out = 0;
     int i = skip_sp(s, 0);
     int k = i + (s[i] == '-' || s[i] == '+');
     if (!isdigit((unsigned char)s[k]) && !(s[k] == '.' && isdigit((unsigned char)s[k + 1]))) {
