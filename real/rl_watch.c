@@ -172,12 +172,11 @@ static int first_status(rl_wmaster *m, hk_status_file *st)
 static void event_out(rl_watch *w, const hk_wevent *ev)
 {
     const hk_wmaster *wm = &w->w->m[ev->master < 0 ? 0 : ev->master];
-    const hk_wline *L = NULL;
-    for (int li = 0; li < wm->nlines && !L; li++)
-        if (wm->lines[li].table == ev->table && wm->lines[li].line == ev->line)
-            L = &wm->lines[li];
-    const char *table = wm->cl->tables[ev->table].name;
-    const char *mirror = L ? wm->cl->hosts[L->m[ev->mirror].host].name : "";
+    const hk_table *t = &wm->cl->tables[ev->table];
+    const hk_line_conf *lc = ev->line >= 0 && ev->line < t->nlines ? &t->lines[ev->line] : NULL;
+    const char *table = t->name;
+    const char *mirror = lc && ev->mirror >= 0 && ev->mirror < lc->a.n
+                             ? wm->cl->hosts[lc->host[ev->mirror]].name : "";
     const char *master = ev->master < 0 ? "*" : w->cfg->names[ev->master];
     if (rl_wsave_event(w->events, ev, master, table, mirror, &w->err) < 0)
         w->broken = 1;
