@@ -76,25 +76,49 @@ static int note_line(hk_statrd *r, const rd *x)
     return r->keys.oom ? -1 : 0;
 }
 
-/* Line s..end (NUL at end) by r's row i: 0, -1 (err), DUPLICATE, or 1 when its key is not
- * the row's (the list then does not hold). */
-static int known_line(rd *x, const hk_statrd *r, int i, char *s, char *end)
+/* A value of the rows (n bytes) into v (cap bytes), trimmed as a whole read trims it: v's
+ * start, or NULL when it is longer or holds a newline or a NUL (a whole read then). */
+static char *value(const char *s, size_t n, char *v, size_t cap)
 {
-    if (i >= r->nrow)
+    if (n >= cap)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n' || s[i] == '\0')
+            return NULL;
+        v[i] = s[i];
+    }
+    char *b = v, *e = v + n;
+    while (b < e && *b == ' ')
+        b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\r'))
+        e--;
+    *e = 0;
+    return b;
+}
+
+/* Line i of a text (len bytes at line, no newline) by r's list, into x: 0, -1 (x's err),
+ * DUPLICATE, or 1 when its key is not the list's (the text is then read whole). The one
+ * reading of a known line, for a text and for rows as a client decodes them. */
+static int known_row(const hk_statrd *r, rd *x, int i, const char *line, size_t len)
+{
+    char tmp[512];               /* a value, or a line read as any line; longer: read whole */
+    double d;
+    const trow *t = i < r->nrow ? &r->row[i] : NULL;
+    if (!t || len <= t->len || line[t->len] != '\t' || memcmp(line, r->keys.s + t->off, t->len))
         return 1;
-    const trow *t = &r->row[i];
-    if ((size_t)(end - s) <= t->len || s[t->len] != '\t' ||
-        memcmp(s, r->keys.s + t->off, t->len))
-        return 1;
-    if (t->a.n < 0)
-        return hk_sr_line(x, s, end);
-    s[t->len] = 0;
-    char *v = s + t->len + 1, *e;
-    while (*v == ' ')
-        v++;
-    for (e = end; e > v && (e[-1] == ' ' || e[-1] == '\r');)
-        *--e = 0;
-    return hk_sr_agent_row(x, &t->a, s, v);
+    if (t->a.n < 0) {            /* not an agent row: read as any line */
+        int ok = len < sizeof tmp && !memchr(line, '\n', len) && !memchr(line, '\0', len);
+        if (ok) {
+            memcpy(tmp, line, len);
+            tmp[len] = 0;
+        }
+        return ok ? hk_sr_line(x, tmp, tmp + len) : 1;
+    }
+    if (t->a.p > 0 && t->a.name >= 0 && t->a.n < HK_STATREAD_HOSTS_MAX &&
+        hk_sr_plain(line + t->len + 1, len - t->len - 1, &d) && d <= hk_sr_max(&t->a))
+        return hk_sr_agent_number(x, &t->a, d); /* most rows: a count, read at once */
+    char *v = value(line + t->len + 1, len - t->len - 1, tmp, sizeof tmp);
+    return v ? hk_sr_agent_row(x, &t->a, r->keys.s + t->off, v) : 1;
 }
 
 /* One pass over the text (slow: every key by hash; r: by r's list of keys when it has one,
@@ -129,7 +153,8 @@ static int read_text(const char *text, size_t len, const char *file, int slow, h
         if (nul && nul < e)
             rc = hk_err_set(err, file, x.line, 1, "a NUL byte");
         else
-            rc = known ? known_line(&x, r, x.line - 1, s, e) : hk_sr_line(&x, s, e);
+            rc = known ? known_row(r, &x, x.line - 1, s, (size_t)(e - s))
+                       : hk_sr_line(&x, s, e);
         if (rc == 0 && noting && note_line(r, &x) < 0)
             noting = 0;
     }
@@ -153,6 +178,16 @@ int hk_statrd_read(hk_statrd *r, const char *text, size_t len, const char *file,
     return rc == DUPLICATE ? read_text(text, len, file, 1, NULL, out, err) : rc;
 }
 
+void hk_statrd_line(hk_statrd *r, const char *line, size_t len)
+{
+    if (!r->live || r->rc != 0)
+        return;
+    int i = r->x.line++;
+    r->rc = known_row(r, &r->x, i, line, len);
+    if (r->rc == DUPLICATE)
+        r->rc = 1;
+}
+
 void hk_statrd_begin(hk_statrd *r, const char *file)
 {
     abandon(r);
@@ -160,56 +195,6 @@ void hk_statrd_begin(hk_statrd *r, const char *file)
     r->rc = 0;
     r->st = (hk_status_file){.layout = HK_LAYOUT_SPHINX2};
     r->x = (rd){.s = &r->st, .file = file, .err = &r->err};
-}
-
-/* A value of the rows (n bytes) into v (cap bytes), trimmed as a whole read trims it: v's
- * start, or NULL when it is longer or holds a newline or a NUL (a whole read then). */
-static char *value(const char *s, size_t n, char *v, size_t cap)
-{
-    if (n >= cap)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\n' || s[i] == '\0')
-            return NULL;
-        v[i] = s[i];
-    }
-    char *b = v, *e = v + n;
-    while (b < e && *b == ' ')
-        b++;
-    while (e > b && (e[-1] == ' ' || e[-1] == '\r'))
-        e--;
-    *e = 0;
-    return b;
-}
-
-void hk_statrd_line(hk_statrd *r, const char *line, size_t len)
-{
-    char tmp[512];               /* a value, or a line read as any line; longer: read whole */
-    double d;
-    if (!r->live || r->rc != 0)
-        return;
-    int i = r->x.line++;
-    const trow *t = i < r->nrow ? &r->row[i] : NULL;
-    if (!t || len <= t->len || line[t->len] != '\t' || memcmp(line, r->keys.s + t->off, t->len)) {
-        r->rc = 1;
-        return;
-    }
-    if (t->a.n < 0) {            /* not an agent row: read as any line */
-        int ok = len < sizeof tmp && !memchr(line, '\n', len) && !memchr(line, '\0', len);
-        if (ok) {
-            memcpy(tmp, line, len);
-            tmp[len] = 0;
-        }
-        r->rc = ok ? hk_sr_line(&r->x, tmp, tmp + len) : 1;
-    } else if (t->a.p > 0 && t->a.name >= 0 && t->a.n < HK_STATREAD_HOSTS_MAX &&
-               hk_sr_plain(line + t->len + 1, len - t->len - 1, &d) && d <= hk_sr_max(&t->a)) {
-        r->rc = hk_sr_agent_number(&r->x, &t->a, d); /* most rows: a count, read at once */
-    } else {
-        char *v = value(line + t->len + 1, len - t->len - 1, tmp, sizeof tmp);
-        r->rc = v ? hk_sr_agent_row(&r->x, &t->a, r->keys.s + t->off, v) : 1;
-    }
-    if (r->rc == DUPLICATE)
-        r->rc = 1;
 }
 
 int hk_statrd_end(hk_statrd *r, const char *text, size_t len, hk_status_file *out,
