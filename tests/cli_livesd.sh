@@ -52,7 +52,10 @@ for m in box1:9312 box2:9312 box3:9312; do
   worst=$(awk -v a="$re" -v b="$si" -v w="$worst" 'BEGIN { d = a - b; if (d < 0) d = -d; print (d > w ? d : w) }')
 done
 verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 0.05 ? "agreement" : "DISAGREEMENT") }')
-check "the verdict in words matches the figures ($verdict, $worst)" 'grep -q "^$verdict: the largest share difference is $(awk -v w="$worst" "BEGIN { printf \"%.1f\", 100 * w }") points" "$T/r.out"'
+# the program rounds its unrounded difference; compare.csv's six decimals can land on the other
+# side of a half (0.0345 printed 3.4): the words must match the figures to within that rounding
+said=$(sed -n "s/^$verdict: the largest share difference is \([0-9.]*\) points.*/\1/p" "$T/r.out")
+check "the verdict in words matches the figures ($verdict, $worst; said ${said:-nothing})" '[ -n "$said" ] && awk -v s="$said" -v w="$worst" "BEGIN { d = s - 100 * w; exit !(d <= 0.051 && d >= -0.051) }"'
 check "box1 never failed, in searchd or in hasim" '[ "$(col "$T/r/compare.csv" box1:9312 10)" = 0 ] && [ "$(col "$T/r/compare.csv" box1:9312 11)" = 0 ]'
 check "box3 (stalled) failed in both" '[ "$(col "$T/r/compare.csv" box3:9312 10)" -gt 0 ] && [ "$(col "$T/r/compare.csv" box3:9312 11)" -gt 0 ]'
 check "each mirror's share said in words, in the report too, as summary.csv has it" 'grep -q "^dist line 1 (what the mirrors received" "$T/r/report.txt" && s3=$(awk -F, "\$3 == \"box3:9312\" { printf \"%.1f\", 100 * \$5 }" "$T/r/summary.csv") && grep -q "^  box3:9312  *$s3 %  *[0-9]* attempts  *[1-9][0-9]* failed" "$T/r.out"'
