@@ -23,7 +23,8 @@ void hk_ans_findings(FILE *f, const hk_ans *a)
         fprintf(f, "FINDINGS: none — checked and held: no mirror failing (>= %.0f%% of its "
                 "attempts) or slow (>= %.0fx its line's others), none starved or locked, no fault "
                 "leaked traffic, flooded or handed over a recovered mirror, no herding, no "
-                "overload, weights settled\n", 100 * HK_FAILING_RATE, HK_SLOW_FACTOR);
+                "overload, no master out of ephemeral ports, weights settled\n",
+                100 * HK_FAILING_RATE, HK_SLOW_FACTOR);
         return;
     }
     fprintf(f, "FINDINGS (%d):\n", fd->n);

@@ -130,7 +130,8 @@ const char *hk_rep_ms(double v, char *buf, size_t n)
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n)
 {
     fputs("table,agent,mirror,attempts,share,failed,latency_mean_ms,latency_p50_ms,"
-          "latency_p95_ms,latency_p99_ms,latency_p999_ms\n", f);
+          "latency_p95_ms,latency_p99_ms,latency_p999_ms,connects,pool_hits,pool_misses,"
+          "pool_fallbacks\n", f);
     for (int i = 0; i < n; i++) {
         const hk_rep_row *r = &rows[i];
         hk_csv_str(f, r->table, 1);
@@ -144,6 +145,11 @@ void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n)
         char b[40];
         for (int k = 0; k < 5; k++)
             fprintf(f, ",%s", hk_rep_ms(none ? NAN : ms(v[k]), b, sizeof b));
+        if (r->has_conn)
+            fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->connects, r->pool_hits,
+                    r->pool_misses, r->pool_fallbacks);
+        else
+            fputs(",,,,", f);
         fputc('\n', f);
     }
 }

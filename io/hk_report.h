@@ -35,6 +35,10 @@ typedef struct hk_rep_row {
     uint64_t q, err;
     const hk_hist *lat;
     int keep;                    /* a fault or a finding is about it: never folded away */
+    int has_conn;                /* the connection counts below are known (else empty cells) */
+    uint64_t connects;           /* connections opened to the mirror by its searches */
+    uint64_t pool_hits, pool_misses, pool_fallbacks; /* persistent pool: reused, opened into a
+                                    slot, no slot free (a plain connection) */
 } hk_rep_row;
 
 /* Set keep on the rows of a mirror with a fault in s, or named by a finding of fd (its
@@ -44,7 +48,8 @@ void hk_rep_mark(hk_rep_row *rows, int n, const hk_scn *s, const hk_findings *fd
  * of its successful attempts). Over max rows (0 = all), it is folded: the rows with keep and
  * the first others up to max, then a line saying how many were folded. */
 void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max);
-/* summary.csv: header and one row per mirror. */
+/* summary.csv: header and one row per mirror; its last four columns (connects, pool_hits,
+ * pool_misses, pool_fallbacks) are empty where has_conn is not set. */
 void hk_rep_summary_csv(FILE *f, const hk_rep_row *rows, int n);
 /* run.csv: what ran (key,value rows: program, scenario, variant, strategy, masters, duration_s,
  * karma_s, seed), for the plots' titles and anyone reading the folder later. */

@@ -180,6 +180,10 @@ static int assertion(px *x, hk_claim *c)
             return -1;
         return test(x, c, 0, 0);
     }
+    if (!strcmp(w, "connects")) {
+        c->kind = HK_X_CONNECTS;
+        return mirror_tok(x, c) < 0 ? -1 : test(x, c, 0, 0);
+    }
     if (!strcmp(w, "readmit")) {
         c->kind = HK_X_READMIT;
         if (mirror_tok(x, c) < 0)
@@ -208,7 +212,7 @@ static int assertion(px *x, hk_claim *c)
     }
     x->i--;
     return fail(x, x->i, "an assertion: finding, no finding, share, readmit, failed, p50, p99, "
-                "p999, mean or converged");
+                "p999, mean, converged or connects");
 }
 
 static int one(px *x, hk_claim *c)

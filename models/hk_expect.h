@@ -11,6 +11,8 @@
  *             | p50 | p99 | p999 OP TIME       answered queries' latency percentile
  *             | mean OP TIME                     ... or mean
  *             | converged OP TIME | converged static | converged never
+ *             | connects MIRROR OP VALUE       connections opened per attempt on it (all
+ *                                              masters: 1 without a pool, ~0 with one)
  *   OP        = < | <= | > | >= | = VALUE +- TOLERANCE
  * e.g.  claim = manticore-fixed: finding starved box2:9312
  *       claim = sphinx2: share box1:9312 = 0.26 +- 0.02 */
@@ -23,7 +25,7 @@
 
 typedef enum hk_xkind {
     HK_X_FINDING, HK_X_NO_FINDING, HK_X_SHARE, HK_X_READMIT, HK_X_FAILED, HK_X_P99,
-    HK_X_CONVERGED
+    HK_X_CONVERGED, HK_X_CONNECTS
 } hk_xkind;
 
 enum { HK_XOP_LT, HK_XOP_LE, HK_XOP_GT, HK_XOP_GE, HK_XOP_EQ, HK_XOP_NEVER, HK_XOP_STATIC };

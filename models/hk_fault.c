@@ -154,3 +154,18 @@ int64_t hk_scn_fault_cut(const hk_scn *s, int host, int64_t from, int64_t to, hk
     }
     return best;
 }
+
+int hk_scn_down_in(const hk_scn *s, int host, int64_t from, int64_t to)
+{
+    for (int i = 0; i < s->nfaults; i++) {
+        const hk_fault *f = &s->faults[i];
+        if (f->host != host || (f->kind != HK_FAULT_DOWN && f->kind != HK_FAULT_FLAP))
+            continue;
+        int64_t t = f->at_us; /* the first down moment after from */
+        if (f->kind == HK_FAULT_FLAP && t <= from)
+            t = f->at_us + ((from - f->at_us) / f->period_us + 1) * f->period_us;
+        if (t > from && t <= to && (f->for_us < 0 || t < f->at_us + f->for_us))
+            return 1;
+    }
+    return 0;
+}

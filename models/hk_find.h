@@ -16,6 +16,7 @@
  *   overload           a mirror's utilisation >= 1: its queue grows without bound
  *   oscillation        probabilities never settle
  *   fault_outside_run  a fault that never happens within the run
+ *   port_exhaustion    a master's connects to one address outrun its ephemeral ports
  * Every threshold is a named constant below; the README states them. */
 #ifndef HK_FIND_H
 #define HK_FIND_H
@@ -88,6 +89,13 @@ typedef struct hk_finding {
     char detail[600];
 } hk_finding;
 
+typedef struct hk_port_fact {    /* one master's ports to one address ran out */
+    int master, host;
+    double t_s;                  /* when, s since the start */
+    double rate;                 /* connects a second that ran them out */
+    double allowed;              /* connects a second the ports allow for long */
+    uint64_t refused;            /* connects that found no port */
+} hk_port_fact;
 typedef struct hk_find_in {
     const hk_tl *tl;             /* hk_tl_fill()ed */
     const hk_scn *scn;
@@ -102,6 +110,8 @@ typedef struct hk_find_in {
     const hk_hist *const *lat;   /* per series: latency of its answers over the run (NULL: none;
                                     for the line's tail with and without a slow mirror) */
     double lag_p99_us;           /* a replay's p99 lag behind its schedule (0: none, a simulation) */
+    const hk_port_fact *ports;   /* where a master's ephemeral ports ran out (port_exhaustion) */
+    int nports;
 } hk_find_in;
 
 #define HK_CAVEATS 4
@@ -128,8 +138,8 @@ const char *hk_find_kind_rule(const char *kind);
 const char *hk_find_kind_help(const char *kind);
 /* The i-th finding kind (0, 1, ...), NULL past the last: the one list of kinds. */
 const char *hk_find_kind(int i);
-/* 1 a severe kind (failing, starved, locked, failing_share, flood, takeover, overload), 0 not,
- * -1 no such kind. */
+/* 1 a severe kind (failing, starved, locked, failing_share, flood, takeover, overload,
+ * port_exhaustion), 0 not, -1 no such kind. */
 int hk_find_kind_severe(const char *kind);
 
 #endif

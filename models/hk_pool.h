@@ -3,8 +3,9 @@
  * by each implementation's rule, and nothing else: which connection an
  * attempt rents, when it must open one, when it falls back to a plain
  * connection, and what a return does. Whether a pooled connection still
- * works (its peer went down after it was opened) is the caller's to say:
- * the pool holds each connection as the time it was opened (µs).
+ * works (its peer went down since) is the caller's to say: the pool holds
+ * each connection as a time in µs the caller gives it back with (the
+ * simulator's: when it last answered).
  *   stack       Sphinx 2.2.11 (RentPersistent): the limit's slots exist
  *               from the start, empty; the last returned is rented first;
  *               no check on rent (a connection whose peer is gone fails
@@ -54,8 +55,8 @@ typedef struct hk_pool {
 /* limit >= 1. 0, or -1 out of memory (*p zeroed). */
 int hk_pool_init(hk_pool *p, hk_pool_rule rule, int limit, int close_on_fatal);
 void hk_pool_free(hk_pool *p);
-/* The connection an attempt starts on: its opening time (>= 0: pooled, reused), HK_POOL_NEW or
- * HK_POOL_NONE. */
+/* The connection an attempt starts on: when it was opened or last answered, >= 0 (pooled,
+ * reused); HK_POOL_NEW or HK_POOL_NONE. */
 int64_t hk_pool_rent(hk_pool *p);
 /* The attempt's end: its connection back (conn >= 0, still open), or HK_POOL_NEW (closed: a
  * failure, or a pooled connection found gone). Never for a HK_POOL_NONE rent. */

@@ -15,6 +15,7 @@ int hk_ports_init(hk_ports *p, int ports, int time_wait_s)
         return -1;
     p->time_wait_s = time_wait_s;
     p->ports = ports < 1 ? 1 : ports;
+    p->first_us = -1;
     p->first_out_us = -1;
     return 0;
 }
@@ -46,6 +47,8 @@ static void advance(hk_ports *p, int64_t s)
 
 int hk_ports_connect(hk_ports *p, int64_t now_us)
 {
+    if (p->first_us < 0)
+        p->first_us = now_us;
     advance(p, now_us / 1000000);
     if (p->held >= p->ports) {
         if (p->first_out_us < 0)
@@ -62,4 +65,14 @@ double hk_ports_rate(hk_ports *p, int64_t now_us)
 {
     advance(p, now_us / 1000000);
     return (double)p->held / p->time_wait_s;
+}
+
+double hk_ports_out_rate(const hk_ports *p)
+{
+    if (p->first_out_us < 0)
+        return 0;
+    double span = (double)(p->first_out_us - p->first_us) / 1e6;
+    if (span > p->time_wait_s)
+        span = p->time_wait_s;
+    return p->ports / (span > 1e-3 ? span : 1e-3);
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hk_keys.h"
+#include "hk_pool.h"
+#include "hk_ports.h"
 #include "hk_strat.h"
 #include "hk_time.h"
 #include "hk_variant.h"
@@ -343,9 +345,52 @@ static int read_epoch(ctx *x, const hk_entry *e, int trace_ok, int64_t *us)
                       e->value);
 }
 
+/* sim {}'s connection keys: the persistent pool's rule and the ports a master has. */
+static int read_conn(ctx *x, const hk_section *sec)
+{
+    hk_scn *s = x->s;
+    const hk_entry *e;
+    long long v;
+    if ((e = hk_sec_last(sec, "pool")) && (s->pool_rule = hk_pool_rule_find(e->value)) < 0)
+        return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "pool: expected stack (Sphinx "
+                          "2.2.11), ring (Manticore) or ring-stuck (Manticore before 14.6.3), "
+                          "got '%s'", e->value);
+    if ((e = hk_sec_last(sec, "pool_close_on_fatal"))) {
+        if (hk_conf_int(x->c, e, 0, 1, &v, x->err) < 0)
+            return -1;
+        s->pool_close_on_fatal = (int)v;
+        int rule = s->pool_rule >= 0 ? s->pool_rule : (int)hk_pool_rule_of(s->variant);
+        if (v && rule != HK_POOL_RING)
+            return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "pool_close_on_fatal: "
+                              "Manticore's (PR #4748), for pool = ring; this run's pool is %s",
+                              hk_pool_rule_name((hk_pool_rule)rule));
+    }
+    if ((e = hk_sec_last(sec, "ports"))) {
+        if (hk_conf_int(x->c, e, 1, 65535, &v, x->err) < 0)
+            return -1;
+        s->ports = (int)v;
+    }
+    int64_t us;
+    if ((e = hk_sec_last(sec, "time_wait"))) {
+        if (hk_conf_time(x->c, e, 1000000, &us, x->err) < 0)
+            return -1;
+        if (us < 1000000 || us > (int64_t)HK_TIME_WAIT_MAX_S * 1000000)
+            return hk_err_set(x->err, x->c->file, e->vline, e->vcol, "time_wait: expected 1s to "
+                              "%ds, got '%s'", HK_TIME_WAIT_MAX_S, e->value);
+        s->time_wait_s = (int)(us / 1000000);
+    }
+    if ((e = hk_sec_last(sec, "time_wait_share")) && get_prob(x, e, &s->time_wait_share) < 0)
+        return -1;
+    return 0;
+}
+
 static int read_sim(ctx *x)
 {
     hk_scn *s = x->s;
+    s->pool_rule = -1;
+    s->ports = HK_PORTS_LINUX;
+    s->time_wait_s = HK_TIME_WAIT_LINUX_S;
+    s->time_wait_share = HK_TIME_WAIT_SHARE;
     s->seed = 1;
     s->replications = 1;
     s->variant = HK_VAR_MANTICORE;
@@ -355,9 +400,10 @@ static int read_sim(ctx *x)
     if (!sec)
         return 0;
     static const char *const keys[] = {"seed", "replications", "variant", "strategy", "config",
-                                       "start", "started", NULL};
-    if (keys_known(x, sec, keys, "seed, replications, variant, strategy, config, start or "
-                   "started") < 0)
+                                       "start", "started", "pool", "pool_close_on_fatal", "ports",
+                                       "time_wait", "time_wait_share", NULL};
+    if (keys_known(x, sec, keys, "seed, replications, variant, strategy, config, start, "
+                   "started, pool, pool_close_on_fatal, ports, time_wait or time_wait_share") < 0)
         return -1;
     const hk_entry *e;
     long long v;
@@ -383,7 +429,7 @@ static int read_sim(ctx *x)
     if ((e = hk_sec_last(sec, "started")) && read_epoch(x, e, 0, &s->started_us) < 0)
         return -1;
     s->started_given = e != NULL;
-    return 0;
+    return read_conn(x, sec);
 }
 
 const hk_entry *hk_scn_config_entry(const hk_conf *scn)

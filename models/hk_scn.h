@@ -85,6 +85,13 @@ typedef struct hk_scn {
     int started_given;           /* else the master starts with the run */
     int replications;
     int variant;                 /* hk_variant_id */
+    int pool_rule;               /* sim { pool = }: hk_pool_rule; -1 = the variant's */
+    int pool_close_on_fatal;     /* sim { pool_close_on_fatal = 1 }: Manticore PR #4748 */
+    int ports;                   /* sim { ports = }: ephemeral ports to one address (28,232) */
+    int time_wait_s;             /* sim { time_wait = }: TIME_WAIT (60 s) */
+    double time_wait_share;      /* sim { time_wait_share = }: of a master's closed connections,
+                                    the share whose TIME_WAIT is the master's (the side that
+                                    closes first holds it): 2.2.11 over 2.2.11, measured 0.23 */
     int strategy;                /* -1 = as configured; else overrides every line */
     int warnings_count;
     int nclaims;
@@ -128,5 +135,8 @@ int hk_fault_is_outage(hk_fault_kind k);
  * flight then never gets its reply); -1 if none. *kind gets HK_FAULT_DOWN, or HK_FAULT_STALL for
  * the two that leave the connection open. */
 int64_t hk_scn_fault_cut(const hk_scn *s, int host, int64_t from, int64_t to, hk_fault_kind *kind);
+/* Host goes down (a down fault, or a flap's down half) at some moment in (from, to]: its
+ * process is gone, and with it every connection it held open. */
+int hk_scn_down_in(const hk_scn *s, int host, int64_t from, int64_t to);
 
 #endif

@@ -4,6 +4,8 @@
 
 #include "hk_seed.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +125,29 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
     return 0;
 }
 
+/* A master's ports per host, and a pool for each host a persistent line reaches. */
+static int init_conns(sim_world *w, sim_master *m)
+{
+    const hk_cluster *cl = w->s->cl;
+    m->pool = calloc((size_t)cl->nhosts + 1, sizeof *m->pool);
+    m->ports = calloc((size_t)cl->nhosts + 1, sizeof *m->ports);
+    if (!m->pool || !m->ports)
+        return -1;
+    for (int h = 0; h < cl->nhosts; h++)
+        if (hk_ports_init(&m->ports[h], w->ports_eff ? w->ports_eff : 1, w->s->time_wait_s) < 0)
+            return -1;
+    for (int t = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++) {
+            const hk_line_conf *lc = &cl->tables[t].lines[k];
+            for (int j = 0; lc->a.persistent && j < lc->a.n; j++)
+                if (!m->pool[lc->host[j]].slot &&
+                    hk_pool_init(&m->pool[lc->host[j]], w->pool_rule, cl->set.persistent_limit,
+                                 w->s->pool_close_on_fatal) < 0)
+                    return -1;
+        }
+    return 0;
+}
+
 /* Masters, their lines, and the timeline's series (master, line, mirror: in that order). */
 static int init_masters(sim_world *w)
 {
@@ -146,7 +171,9 @@ static int init_masters(sim_world *w)
         m->rt = sim_alloc_lines((size_t)nrt + 1, sizeof *m->rt);
         m->ping_t0 = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_t0);
         m->ping_out = calloc((size_t)cl->nhosts + 1, sizeof *m->ping_out);
-        if (!m->dash || !m->li || !m->rt || !m->ping_t0 || !m->ping_out) {
+        m->conn = calloc((size_t)nrt + 1, sizeof *m->conn);
+        if (!m->dash || !m->li || !m->rt || !m->ping_t0 || !m->ping_out || !m->conn ||
+            init_conns(w, m) < 0) {
             rc = -1;
             break;
         }
@@ -224,6 +251,9 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
     w->s = s;
     w->o = *o;
     w->var = hk_variant_get((hk_variant_id)o->variant);
+    w->pool_rule = s->pool_rule >= 0 ? (hk_pool_rule)s->pool_rule : hk_pool_rule_of(o->variant);
+    double eff = s->time_wait_share > 0 ? ceil(s->ports / s->time_wait_share) : 0;
+    w->ports_eff = eff > INT_MAX ? INT_MAX : (int)eff;
     w->nm = s->wl.masters;
     w->t0 = s->start_us;
     w->end_us = w->t0 + (o->duration_us > 0 ? o->duration_us : s->wl.duration_us);
@@ -268,6 +298,15 @@ void sim_free(sim_world *w)
         hk_dash_array_free(m->dash);
         free(m->ping_t0);
         free(m->ping_out);
+        free(m->conn);
+        for (int h = 0; h < cl->nhosts; h++) {
+            if (m->pool)
+                hk_pool_free(&m->pool[h]);
+            if (m->ports)
+                hk_ports_free(&m->ports[h]);
+        }
+        free(m->pool);
+        free(m->ports);
     }
     free(w->m);
     for (int h = 0; w->mir && h < cl->nhosts; h++) {

@@ -19,6 +19,8 @@
 #include "hk_buf.h"
 #include "hk_fcfs.h"
 #include "hk_hist.h"
+#include "hk_pool.h"
+#include "hk_ports.h"
 #include "hk_scn.h"
 #include "hk_strat.h"
 #include "hk_tl.h"
@@ -95,8 +97,23 @@ typedef struct sim_linst {
     char blackhole, persistent;  /* the line's agent flags (copied: the config is cold) */
 } sim_linst;
 
+/* Per master x route: the connections its attempts opened and what the pool answered. */
+typedef struct sim_conn {
+    uint64_t connects;           /* connections opened (plain, or for a pool slot) */
+    uint64_t hits;               /* pool: a connection reused */
+    uint64_t misses;             /* pool: a slot without a connection: one opened (PERSIST) */
+    uint64_t fallbacks;          /* pool: no slot free: a plain connection, closed after */
+    uint64_t stale;              /* pool: a pooled connection whose agent had gone since (the
+                                    ring finds it on rent and opens another; 2.2.11's stack
+                                    sends on it: a network error) */
+    uint64_t no_port;            /* connects that found no ephemeral port */
+} sim_conn;
+
 typedef struct sim_master {
     hk_dash *dash;               /* per host */
+    sim_conn *conn;              /* per route (m->rt's order) */
+    hk_pool *pool;               /* per host (slot NULL: no persistent line reaches it) */
+    hk_ports *ports;             /* per host */
     sim_linst *li;               /* every line of every table */
     sim_route *rt;               /* every line's mirrors, in the lines' order (li[i].rt points
                                     here): one array, so the lines' routes lie together */
@@ -120,6 +137,7 @@ typedef struct sim_lstate {      /* one agent line of one query: one cache line 
     int mirror, series;          /* the attempt's mirror, its timeline series (rt->series) */
     int attempts;
     char ev, blackhole, ext;     /* the outcome (hk_ev), the line's flags (ext: rt->ext) */
+    char pooled;                 /* the attempt holds a slot of its host's pool */
 } sim_lstate;
 _Static_assert(sizeof(sim_lstate) == SIM_CACHE_LINE, "a line's state is one cache line");
 
@@ -179,6 +197,9 @@ typedef struct sim_world {
     sim_lat lat[SIM_LAT_BATCH];  /* answers' latencies not yet in their period histograms */
     int nlat;
     int64_t *first_after;        /* [fault][master]: first attempt after its end, µs since t0 */
+    hk_pool_rule pool_rule;
+    int ports_eff;               /* ports over the share of TIME_WAITs a master holds; 0 never
+                                    runs out */
     hk_buf status;               /* SHOW AGENT STATUS of master 0 at the run's end */
     int status_failed;
     int trace_failed;

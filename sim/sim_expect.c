@@ -1,6 +1,7 @@
 /* sim_expect: a claim against a finished run (see sim_expect.h). */
 #include "sim_expect.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,6 +91,28 @@ static int converged(const hk_claim *c, const sim_result *r, char *ev, int n)
     return !never && hk_expect_holds(c, worst);
 }
 
+/* Connections opened per attempt on the mirror, over its routes and every master. */
+static int connects(const hk_claim *c, const sim_world *w, char *ev, int n)
+{
+    const hk_cluster *cl = w->s->cl;
+    uint64_t q = 0, cn = 0;
+    for (int t = 0, i = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++) {
+            const hk_line_conf *lc = &cl->tables[t].lines[k];
+            for (int j = 0; j < lc->a.n; j++, i++) {
+                if (strcmp(cl->hosts[lc->host[j]].name, c->mirror))
+                    continue;
+                q += w->tot[w->li_base[t] + k][j].q;
+                for (int mi = 0; mi < w->nm; mi++)
+                    cn += w->m[mi].conn[i].connects;
+            }
+        }
+    double got = q ? (double)cn / (double)q : NAN;
+    snprintf(ev, (size_t)n, "%" PRIu64 " connections for %" PRIu64 " attempts (%.4f each)", cn, q,
+             got);
+    return hk_expect_holds(c, got);
+}
+
 int sim_expect_eval(const hk_claim *c, const sim_world *w, const sim_result *r, char *ev, int n)
 {
     double all = (double)(w->n_ok + w->n_partial + w->n_error), got;
@@ -116,6 +139,8 @@ int sim_expect_eval(const hk_claim *c, const sim_world *w, const sim_result *r, 
         return hk_expect_holds(c, got);
     case HK_X_CONVERGED:
         return converged(c, r, ev, n);
+    case HK_X_CONNECTS:
+        return connects(c, w, ev, n);
     }
     return 0;
 }

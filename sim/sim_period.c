@@ -53,6 +53,10 @@ void sim_p_ping(sim_world *w, int64_t now, int mi, int h)
     if (f == HK_FAULT_DOWN || refused) {
         t = now + (int64_t)rtt(mr);
         out = HK_EV_CONNECT_FAILURE;
+    } else if (f != HK_FAULT_PARTITION && w->ports_eff &&
+               hk_ports_connect(&m->ports[h], now) < 0) { /* a ping's connection takes a port */
+        t = now;
+        out = HK_EV_CONNECT_FAILURE;
     } else if (f == HK_FAULT_PARTITION) {
         out = HK_EV_CONNECT_TIMEOUT;
     } else if (f == HK_FAULT_STALL) {

@@ -151,6 +151,49 @@ static void note_readmit(sim_world *w, int mi, int h, int64_t now)
 
 /* ---- attempts --------------------------------------------------------- */
 
+/* A persistent line's attempt rents from its host's pool: 1 a pooled connection that still
+ * works (no connect), 0 one to open (a slot without one, a slot whose connection the ring found
+ * closed, or no slot free: a plain one), -1 a pooled connection whose agent went down since it
+ * last answered, which 2.2.11's stack sends on unchecked. */
+static int pool_rent(sim_world *w, sim_master *ma, int h, sim_conn *cn, sim_lstate *ls,
+                     int64_t now)
+{
+    hk_pool *p = &ma->pool[h];
+    int64_t c = hk_pool_rent(p);
+    if (c == HK_POOL_NONE) {
+        cn->fallbacks++;
+        return 0;
+    }
+    ls->pooled = 1;
+    if (c == HK_POOL_NEW) {
+        cn->misses++;
+        return 0;
+    }
+    if (!w->s->nfaults || !hk_scn_down_in(w->s, h, sim_rel(w, c), sim_rel(w, now))) {
+        cn->hits++;
+        return 1;
+    }
+    cn->stale++;
+    if (p->rule == HK_POOL_STACK) {
+        cn->hits++;
+        return -1;
+    }
+    cn->misses++; /* closed on rent, a new one opened in its slot */
+    return 0;
+}
+
+/* The attempt's end gives its pooled connection back: open after a reply (its last sign of
+ * life: now), closed after a failure (and, with close-on-fatal, the idle ones with it). */
+static void pool_back(sim_world *w, int qi, sim_lstate *ls, int64_t now)
+{
+    hk_pool *p = &w->m[w->q[qi].master].pool[ls->rt->host];
+    int keep = hk_ev_ok(ls->ev) || ls->ev == HK_EV_REMOTE_ERROR;
+    hk_pool_return(p, keep ? now : HK_POOL_NEW);
+    if (!keep)
+        hk_pool_fatal(p);
+    ls->pooled = 0;
+}
+
 void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
 {
     sim_query *q = &w->q[qi];
@@ -179,15 +222,31 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     double x;
     hk_fault_kind f = w->s->nfaults ? hk_scn_fault_at(w->s, h, sim_rel(w, now), &x)
                                     : HK_FAULT_NONE;
-    if (f == HK_FAULT_DOWN ||
-        (!mr->svc_ahead && mr->b->refuse > 0 && gsl_rng_uniform(mr->rng) < mr->b->refuse)) {
+    sim_master *ma = &w->m[q->master];
+    sim_conn *cn = &ma->conn[rt - ma->rt];
+    ls->pooled = 0;
+    int have = li->persistent ? pool_rent(w, ma, h, cn, ls, now) : 0;
+    if (have < 0) { /* the request goes out on a connection its agent closed: a reset back */
+        done_at(w, now + rtt(mr), qi, k, HK_EV_NETWORK_ERROR);
+        return;
+    }
+    if (!have && (f == HK_FAULT_DOWN || (!mr->svc_ahead && mr->b->refuse > 0 &&
+                                         gsl_rng_uniform(mr->rng) < mr->b->refuse))) {
         done_at(w, now + rtt(mr), qi, k, HK_EV_CONNECT_FAILURE);
         return;
     }
-    int64_t c = li->persistent ? 0 : rtt(mr);
+    int64_t c = have ? 0 : rtt(mr);
     if (f == HK_FAULT_PARTITION || c > t->connect_timeout_us) {
         done_at(w, now + t->connect_timeout_us, qi, k, HK_EV_CONNECT_TIMEOUT);
         return;
+    }
+    if (!have) { /* a connection opened: it holds a port until its TIME_WAIT is over */
+        if (w->ports_eff && hk_ports_connect(&ma->ports[h], now) < 0) {
+            cn->no_port++; /* EADDRNOTAVAIL, at once: "connect() failed" */
+            done_at(w, now, qi, k, HK_EV_CONNECT_FAILURE);
+            return;
+        }
+        cn->connects++;
     }
     ls->connect_us = c;
     ls->u.r2 = rtt(mr);
@@ -272,6 +331,8 @@ void sim_q_done(sim_world *w, int64_t now, int qi, int k)
 {
     sim_lstate *ls = &SIM_LS(w, qi)[k];
     int ok = hk_ev_ok(ls->ev);
+    if (ls->pooled)
+        pool_back(w, qi, ls, now);
     if (ls->ext) { /* only an extension's line hears of an end (the line itself is cold) */
         hk_line *l = w->q[qi].li[k].l;
         hk_line_feedback(l, ls->mirror, ls->svc_us, ls->wait_us);

@@ -65,16 +65,38 @@ static int series_lat(const sim_world *w, sim_result *r)
     return 0;
 }
 
+/* Every master x host whose ephemeral ports ran out. */
+static int port_facts(const sim_world *w, sim_result *r, int *n)
+{
+    int nh = w->s->cl->nhosts;
+    *n = 0;
+    r->ports = calloc((size_t)w->nm * (size_t)nh + 1, sizeof *r->ports);
+    if (!r->ports)
+        return -1;
+    for (int mi = 0; mi < w->nm; mi++)
+        for (int h = 0; h < nh; h++) {
+            const hk_ports *p = &w->m[mi].ports[h];
+            if (p->first_out_us < 0)
+                continue;
+            r->ports[(*n)++] = (hk_port_fact){.master = mi, .host = h,
+                .t_s = (double)sim_rel(w, p->first_out_us) / 1e6, .rate = hk_ports_out_rate(p),
+                .allowed = (double)p->ports / p->time_wait_s, .refused = p->refused};
+        }
+    return 0;
+}
+
 int sim_analyse(const sim_world *w, sim_result *r)
 {
     memset(r, 0, sizeof *r);
-    if (utilisation(w, r) < 0 || series_lat(w, r) < 0)
+    int nports = 0;
+    if (utilisation(w, r) < 0 || series_lat(w, r) < 0 || port_facts(w, r, &nports) < 0)
         return -1;
     r->in = (hk_find_in){
         .tl = &w->tl, .scn = w->s, .var = w->var,
         .strategy = w->o.strategy >= 0 ? hk_strat_get(w->o.strategy)->name : NULL,
         .duration_us = w->end_us - w->t0, .nmasters = w->nm, .first_after = w->first_after,
-        .util = r->util, .work_ms = r->work_ms, .lat = r->lat, .lag_p99_us = 0};
+        .util = r->util, .work_ms = r->work_ms, .lat = r->lat, .lag_p99_us = 0,
+        .ports = r->ports, .nports = nports};
     r->ans = (hk_ans){&r->fd, &w->tl, w->s, w->nm};
     return hk_find_run(&r->in, &r->fd);
 }
@@ -85,6 +107,7 @@ void sim_result_free(sim_result *r)
     free(r->util);
     free(r->work_ms);
     free(r->lat);
+    free(r->ports);
     memset(r, 0, sizeof *r);
 }
 
@@ -168,10 +191,19 @@ static hk_rep_row *mirror_rows(const sim_world *w, int *n)
         for (int k = 0; k < cl->tables[t].nlines; k++) {
             const hk_line_conf *lc = &cl->tables[t].lines[k];
             const sim_total *tt = w->tot[w->li_base[t] + k];
-            for (int j = 0; j < lc->a.n; j++, i++)
+            for (int j = 0; j < lc->a.n; j++, i++) {
                 r[i] = (hk_rep_row){.table = cl->tables[t].name,
                                     .mirror = cl->hosts[lc->host[j]].name, .agent = k + 1,
-                                    .q = tt[j].q, .err = tt[j].err, .lat = &tt[j].lat};
+                                    .q = tt[j].q, .err = tt[j].err, .lat = &tt[j].lat,
+                                    .has_conn = 1};
+                for (int mi = 0; mi < w->nm; mi++) { /* route i of every master */
+                    const sim_conn *c = &w->m[mi].conn[i];
+                    r[i].connects += c->connects;
+                    r[i].pool_hits += c->hits;
+                    r[i].pool_misses += c->misses;
+                    r[i].pool_fallbacks += c->fallbacks;
+                }
+            }
         }
     return r;
 }

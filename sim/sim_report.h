@@ -17,6 +17,7 @@ typedef struct sim_result {
     hk_ans ans;
     double *util, *work_ms;      /* per host */
     const hk_hist **lat;         /* per series: its line x mirror's answers (all masters) */
+    hk_port_fact *ports;         /* where a master's ports ran out */
 } sim_result;
 
 #define SIM_MAX_FAULT_CELLS 4

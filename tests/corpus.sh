@@ -47,7 +47,7 @@ replay_case() {
 }
 declare -A tp fn fpos near
 cases=0; runs=0; broken=0
-KINDS="failing slow idle starved locked failing_share flood takeover herding overload saturated oscillation fault_outside_run"
+KINDS="failing slow idle starved locked failing_share flood takeover herding overload saturated oscillation fault_outside_run port_exhaustion"
 # score NAME SCN OUT: the run in OUT against SCN's truth (bash alone: thousands of runs)
 score() {
   local name=$1 scn=$2 out=$3 scored="" truth=() line k s kind subj rest

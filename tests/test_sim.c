@@ -326,6 +326,110 @@ static void closed_loop(void **st)
     hk_scn_free(s);
 }
 
+/* Route j of master 0's first line: its connection counts. */
+static const sim_conn *conn_of(const sim_world *w, int j) { return &w->m[0].conn[j]; }
+
+/* A persistent line: one client keeps one connection per mirror; four clients over a pool of 2
+ * a host fall back to plain connections now and then (a real 2.2.11 opened 13-25 per 200
+ * searches so), a pool of 8 never does; every attempt is a hit, a miss or a fallback, and every
+ * miss or fallback opens a connection. */
+static void persistent_pool_connects(void **st)
+{
+    (void)st;
+    const char *fmt = "searchd { ha_ping_interval = 0  persistent_connections_limit = %d }\n"
+                      "table d { type = distributed\n agent_persistent = a:9312|b:9312:s\n"
+                      " ha_strategy = roundrobin\n}\n"
+                      "mirror default { rtt = constant(0.1ms) service = exponential(mean=1ms) }\n"
+                      "workload { clients = %d think = exponential(mean=1ms) duration = 10s }\n";
+    static const int lim[3] = {2, 2, 8}, cl[3] = {1, 4, 4};
+    for (int c = 0; c < 3; c++) {
+        char text[600];
+        snprintf(text, sizeof text, fmt, lim[c], cl[c]);
+        hk_scn *s = hk_test_scn(text);
+        for (int v = 0; v < 2; v++) {
+            sim_world *w = run(s, v ? HK_VAR_SPHINX2 : HK_VAR_MANTICORE, -1, 3);
+            for (int j = 0; j < 2; j++) {
+                const sim_conn *k = conn_of(w, j);
+                uint64_t q = w->tot[0][j].q;
+                assert_true(q > 1000);
+                assert_int_equal(k->hits + k->misses + k->fallbacks, q);
+                assert_int_equal(k->connects, k->misses + k->fallbacks);
+                if (c == 0)
+                    assert_int_equal(k->connects, 1);
+                else if (c == 1)
+                    assert_true(k->fallbacks > q / 100 && k->fallbacks < q / 5);
+                else
+                    assert_true(k->fallbacks == 0 && k->connects >= 2 && k->connects <= 4);
+            }
+            sim_free(w);
+        }
+        hk_scn_free(s);
+    }
+}
+
+/* One client every 21.1 ms over a and b: b's one pooled connection is idle when b goes down at
+ * 5 s (the query before ended at 4.98 s), and dies with it. Manticore's ring finds it closed when
+ * the next query rents it and opens another (refused while b is down: connect failures, no
+ * network error); 2.2.11's stack sends on it and gets a reset: one network error. */
+static void pooled_connections_die_with_their_agent(void **st)
+{
+    (void)st;
+    hk_scn *s = hk_test_scn("searchd { ha_ping_interval = 0  persistent_connections_limit = 4 }\n"
+                    "table d { type = distributed\n agent_persistent = a:9312|b:9312:s\n"
+                    " ha_strategy = roundrobin\n}\n"
+                    "mirror default { rtt = constant(0.1ms) service = constant(1ms) }\n"
+                    "workload { clients = 1 think = constant(20ms) duration = 10s }\n"
+                    "fault b:9312 { at = 5s for = 1s kind = down }\n");
+    for (int v = 0; v < 2; v++) {
+        sim_world *w = run(s, v ? HK_VAR_SPHINX2 : HK_VAR_MANTICORE, -1, 1);
+        const sim_conn *k = conn_of(w, 1);
+        const uint64_t *kinds = hk_tl_kinds(&w->tl, w->m[0].li[0].series + 1);
+        assert_int_equal(k->stale, 1);
+        assert_int_equal(kinds[HK_EV_NETWORK_ERROR], v ? 1 : 0);
+        assert_true(kinds[HK_EV_CONNECT_FAILURE] >= 20);   /* while it was down */
+        assert_int_equal(k->connects, 2);       /* the first, and one when b was back */
+        sim_free(w);
+    }
+    hk_scn_free(s);
+}
+
+/* 6,000 connects a second to two mirrors: each gets 3,000/s, its 28,232 ports over 60 s at a
+ * 0.23 share of TIME_WAITs (122,748 connects) run out at 40.9 s, then about 2,046/s get one; a
+ * share of 0 never runs out; persistent agents take none after their first. */
+static void ports_run_out(void **st)
+{
+    (void)st;
+    const char *fmt = "searchd { ha_ping_interval = 0  persistent_connections_limit = 16 }\n"
+                      "table d { type = distributed\n %s = a:9312|b:9312:s\n"
+                      " ha_strategy = roundrobin\n}\n"
+                      "mirror default { rtt = constant(0.1ms) service = constant(1ms) }\n"
+                      "workload { arrivals = constant(6000/s) duration = 90s }\n%s";
+    for (int c = 0; c < 3; c++) {
+        char text[700];
+        snprintf(text, sizeof text, fmt, c == 2 ? "agent_persistent" : "agent",
+                 c == 1 ? "sim { time_wait_share = 0 }\n" : "");
+        hk_scn *s = hk_test_scn(text);
+        sim_world *w = run(s, HK_VAR_MANTICORE, -1, 1);
+        const hk_ports *p = &w->m[0].ports[0];
+        if (c == 0) {
+            assert_near((double)sim_rel(w, p->first_out_us) / 1e6, 40.9, 0.1);
+            assert_near(hk_ports_out_rate(p), 3000, 30);
+            /* 122,748 in the first 40.9 s, none to 60 s; from 60 s each second gives back the
+             * 3,000 ports of the second 60 s before it, so 3,000/s connect again to 90 s */
+            const sim_conn *k = conn_of(w, 0);
+            assert_int_equal(k->connects + k->no_port, w->tot[0][0].q);
+            assert_int_equal(k->connects, 122748 + 3000 * 30);
+        } else {
+            assert_int_equal(p->first_out_us, -1);
+            assert_int_equal(conn_of(w, 0)->no_port, 0);
+        }
+        if (c == 2)
+            assert_true(conn_of(w, 0)->connects <= 16);
+        sim_free(w);
+        hk_scn_free(s);
+    }
+}
+
 static void stall_counts_query_timeouts(void **st)
 {
     (void)st;
@@ -482,6 +586,9 @@ int main(void)
         cmocka_unit_test(stuck_answers_pings_not_queries),
         cmocka_unit_test(stuck_releases_held_searches),
         cmocka_unit_test(retries_per_variant),
+        cmocka_unit_test(persistent_pool_connects),
+        cmocka_unit_test(pooled_connections_die_with_their_agent),
+        cmocka_unit_test(ports_run_out),
         cmocka_unit_test(masters_and_determinism),
         cmocka_unit_test(scenario_errors),
     };
