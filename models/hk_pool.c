@@ -77,16 +77,17 @@ int64_t hk_pool_rent(hk_pool *p)
     return HK_POOL_NEW;
 }
 
-void hk_pool_return(hk_pool *p, int64_t conn)
+int hk_pool_return(hk_pool *p, int64_t conn)
 {
     if (p->rule == HK_POOL_STACK) {
-        if (p->nfree < p->len)
-            p->slot[p->nfree++] = (hk_pool_slot){conn, 1};
-        return; /* else closed */
+        if (p->nfree >= p->len)
+            return 0; /* closed */
+        p->slot[p->nfree++] = (hk_pool_slot){conn, 1};
+        return 1;
     }
     if (p->nfree >= p->len) { /* no free slot in the ring */
         if (p->len >= p->limit)
-            return; /* closed */
+            return 0; /* closed */
         p->slot[p->len++] = (hk_pool_slot){HK_POOL_NEW, 0};
         p->wit = p->len - 1;
     }
@@ -96,9 +97,10 @@ void hk_pool_return(hk_pool *p, int64_t conn)
     if (s->idle && s->conn >= 0)
         p->leaked++;
     *s = (hk_pool_slot){conn, 1};
+    return 1;
 }
 
-int hk_pool_fatal(hk_pool *p)
+int hk_pool_fatal(hk_pool *p, int64_t *closed, int cap)
 {
     if (!p->close_on_fatal || p->rule != HK_POOL_RING)
         return 0;
@@ -106,6 +108,8 @@ int hk_pool_fatal(hk_pool *p)
     for (int i = 0; i < p->nfree; i++) {
         hk_pool_slot *s = &p->slot[step(p, &at)];
         if (s->conn >= 0) {
+            if (closed && n < cap)
+                closed[n] = s->conn;
             s->conn = HK_POOL_NEW;
             n++;
         }

@@ -7,14 +7,15 @@
  * each connection as a time in µs the caller gives it back with (the
  * simulator's: when it last answered).
  *   stack       Sphinx 2.2.11 (RentPersistent): the limit's slots exist
- *               from the start, empty; the last returned is rented first;
- *               no check on rent (a connection whose peer is gone fails
- *               its request); a failed request closes its connection.
+ *               from the start, empty; the last returned is rented first.
  *   ring        Manticore 14.6.3 and later (PersistentConnectionsPool_c):
  *               slots added one by one as attempts find none free, up to
- *               the limit; the first returned is rented first; a rented
- *               connection is checked (a peer that closed is seen, the
- *               connection closed and a new one opened).
+ *               the limit; the first returned is rented first.
+ * In both a failed request closes its connection, and a pooled connection
+ * whose agent closed it is replaced when rented, without a failure
+ * (Manticore peeks at it; a real 2.2.11 master whose agent was killed and
+ * restarted between two searches sent the next on a new connection, no
+ * warning).
  *   ring-stuck  Manticore before 14.6.3: the same ring whose read and write
  *               positions never advance (Step() moved its pointer instead
  *               of the index, and wrote 0 to the member after it): a return
@@ -59,11 +60,13 @@ void hk_pool_free(hk_pool *p);
  * reused); HK_POOL_NEW or HK_POOL_NONE. */
 int64_t hk_pool_rent(hk_pool *p);
 /* The attempt's end: its connection back (conn >= 0, still open), or HK_POOL_NEW (closed: a
- * failure, or a pooled connection found gone). Never for a HK_POOL_NONE rent. */
-void hk_pool_return(hk_pool *p, int64_t conn);
+ * failure, or a pooled connection found gone). Never for a HK_POOL_NONE rent. 1 kept; 0 the
+ * pool had no room for it: the caller closes it. */
+int hk_pool_return(hk_pool *p, int64_t conn);
 /* A request failed (a network error, a timeout): with close_on_fatal, every idle connection is
- * closed; returns how many. */
-int hk_pool_fatal(hk_pool *p);
+ * closed; returns how many, the first cap of them in closed (NULL: not wanted) for the caller
+ * to close. */
+int hk_pool_fatal(hk_pool *p, int64_t *closed, int cap);
 /* A rule's name ("stack", "ring", "ring-stuck"), its index from a name (-1 if none), the rule
  * of a variant (hk_variant_id). */
 const char *hk_pool_rule_name(hk_pool_rule r);

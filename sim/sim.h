@@ -103,9 +103,8 @@ typedef struct sim_conn {
     uint64_t hits;               /* pool: a connection reused */
     uint64_t misses;             /* pool: a slot without a connection: one opened (PERSIST) */
     uint64_t fallbacks;          /* pool: no slot free: a plain connection, closed after */
-    uint64_t stale;              /* pool: a pooled connection whose agent had gone since (the
-                                    ring finds it on rent and opens another; 2.2.11's stack
-                                    sends on it: a network error) */
+    uint64_t stale;              /* pool: a pooled connection whose agent had gone since:
+                                    found on rent, another opened */
     uint64_t no_port;            /* connects that found no ephemeral port */
 } sim_conn;
 

@@ -152,9 +152,9 @@ static void note_readmit(sim_world *w, int mi, int h, int64_t now)
 /* ---- attempts --------------------------------------------------------- */
 
 /* A persistent line's attempt rents from its host's pool: 1 a pooled connection that still
- * works (no connect), 0 one to open (a slot without one, a slot whose connection the ring found
- * closed, or no slot free: a plain one), -1 a pooled connection whose agent went down since it
- * last answered, which 2.2.11's stack sends on unchecked. */
+ * works (no connect), 0 one to open (a slot without one, a slot whose connection its agent
+ * closed since it last answered — found on rent and replaced, no failure: measured on 2.2.11 —
+ * or no slot free: a plain one). */
 static int pool_rent(sim_world *w, sim_master *ma, int h, sim_conn *cn, sim_lstate *ls,
                      int64_t now)
 {
@@ -174,10 +174,6 @@ static int pool_rent(sim_world *w, sim_master *ma, int h, sim_conn *cn, sim_lsta
         return 1;
     }
     cn->stale++;
-    if (p->rule == HK_POOL_STACK) {
-        cn->hits++;
-        return -1;
-    }
     cn->misses++; /* closed on rent, a new one opened in its slot */
     return 0;
 }
@@ -190,7 +186,7 @@ static void pool_back(sim_world *w, int qi, sim_lstate *ls, int64_t now)
     int keep = hk_ev_ok(ls->ev) || ls->ev == HK_EV_REMOTE_ERROR;
     hk_pool_return(p, keep ? now : HK_POOL_NEW);
     if (!keep)
-        hk_pool_fatal(p);
+        hk_pool_fatal(p, NULL, 0);
     ls->pooled = 0;
 }
 
@@ -226,10 +222,6 @@ void sim_q_attempt(sim_world *w, int qi, int k, int64_t now, int choose)
     sim_conn *cn = &ma->conn[rt - ma->rt];
     ls->pooled = 0;
     int have = li->persistent ? pool_rent(w, ma, h, cn, ls, now) : 0;
-    if (have < 0) { /* the request goes out on a connection its agent closed: a reset back */
-        done_at(w, now + rtt(mr), qi, k, HK_EV_NETWORK_ERROR);
-        return;
-    }
     if (!have && (f == HK_FAULT_DOWN || (!mr->svc_ahead && mr->b->refuse > 0 &&
                                          gsl_rng_uniform(mr->rng) < mr->b->refuse))) {
         done_at(w, now + rtt(mr), qi, k, HK_EV_CONNECT_FAILURE);
