@@ -72,6 +72,19 @@ void rl_ep_close_fd(rl_ep *ep, rl_epw *w)
     w->events = 0;
 }
 
+int rl_ep_release(rl_ep *ep, rl_epw *w)
+{
+    for (int i = 0; i < ep->nbatch; i++)
+        if (ep->batch[i] == w)
+            ep->batch[i] = NULL;
+    int fd = w->fd;
+    if (fd >= 0 && w->events)
+        epoll_ctl(ep->epfd, EPOLL_CTL_DEL, fd, NULL);
+    w->fd = -1;
+    w->events = 0;
+    return fd;
+}
+
 static void on_closed(uv_handle_t *h)
 {
     rl_ep *ep = h->data;

@@ -30,6 +30,9 @@ rl_ep *rl_ep_new(uv_loop_t *loop);
 int rl_ep_watch(rl_ep *ep, rl_epw *w, uint32_t events);
 /* Close w->fd (it leaves the set with it); a batch in progress skips it. */
 void rl_ep_close_fd(rl_ep *ep, rl_epw *w);
+/* Take w->fd out of the set without closing it (a pooled connection kept for later):
+ * returns it; w->fd is -1 after. */
+int rl_ep_release(rl_ep *ep, rl_epw *w);
 /* Close the set; its memory goes once the loop has closed the poll handle. */
 void rl_ep_free(rl_ep *ep);
 

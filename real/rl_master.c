@@ -35,6 +35,7 @@ typedef struct rl_att {
     size_t woff;                 /* how much of out is sent */
     uv_timer_t timer;
     int handles, finished, phase, is_ping, sync_fail;
+    int pooled;                  /* holds a slot of its host's pool: the socket goes back there */
     rl_master *m;
     rl_q *q;
     int k, host;
@@ -229,6 +230,11 @@ static void att_finish(rl_att *a, int ev)
         q_release(m, a->q);
     }
     a->q = NULL;
+    if (a->pooled) { /* a reply leaves the connection usable; anything else closes it */
+        int keep = ev >= 0 && (hk_ev_ok(ev) || ev == HK_EV_REMOTE_ERROR) && !m->stopping;
+        int fd = keep ? rl_ep_release(m->ep, &a->w) : -1;
+        rl_mpool_back(&m->mp, a->host, fd, keep);
+    }
     rl_ep_close_fd(m->ep, &a->w);
     uv_close((uv_handle_t *)&a->timer, att_closed);
 }
@@ -311,6 +317,8 @@ static void consume(rl_att *a)
 static void connected(rl_att *a)
 {
     a->phase = PH_HELLO;
+    if (a->q) /* a search's connection (pings are not counted: the mirrors' logs hold searches) */
+        a->m->st[a->m->li_base[a->q->table] + a->k][a->q->ls[a->k].mirror].connects++;
     if (!a->m->var->hello_in_connect) { /* Manticore pipelines: the query timeout starts now */
         a->connect_us = rl_now_us() - a->t_start;
         uv_timer_start(&a->timer, on_att_timer, (uint64_t)(a->qtimeout_us / 1000), 0);
@@ -393,6 +401,35 @@ static void att_go(rl_att *a)
         att_send(a);
 }
 
+/* An attempt on a pooled connection: no connect, no hello; the query timeout runs at once. */
+static rl_att *att_on(rl_master *m, int host, int fd, int64_t qtimeout_us)
+{
+    rl_att *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->m = m;
+    a->host = host;
+    a->handles = 1;
+    a->next = m->atts;
+    if (m->atts)
+        m->atts->prev = a;
+    m->atts = a;
+    hk_frame_init(&a->fr, HK_PROTO_MAX_PACKET);
+    a->fr.got_hello = 1;
+    uv_timer_init(m->loop, &a->timer);
+    a->timer.data = a;
+    a->w.data = a;
+    a->w.cb = on_io;
+    a->w.fd = fd;
+    a->t_start = rl_now_us();
+    a->reported_us = -1;
+    a->connect_us = 0;
+    a->phase = PH_REPLY;
+    a->pooled = 1;
+    uv_timer_start(&a->timer, on_att_timer, (uint64_t)(qtimeout_us / 1000), 0);
+    return a;
+}
+
 static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
 {
     rl_att *a = calloc(1, sizeof *a);
@@ -453,17 +490,33 @@ static void attempt(rl_master *m, rl_q *q, int k, int choose)
     hk_line_begin(m->lines[li], ls->mirror, now);
     hk_tl_attempt(&m->tl, m->series[li] + ls->mirror, now);
     note_readmit(m, h, now);
-    m->st[li][ls->mirror].q++;
-    m->st[li][ls->mirror].tq++;
-    rl_att *a = att_new(m, h, t->connect_timeout_us);
+    rl_mstat *st = &m->st[li][ls->mirror];
+    st->q++;
+    st->tq++;
+    int pooled = 0, fd = -1;
+    if (lc->a.persistent && rl_mpool_has(&m->mp, h)) {
+        int stale;
+        fd = rl_mpool_rent(&m->mp, h, &stale);
+        pooled = fd != HK_POOL_NONE;
+        st->fallbacks += fd == HK_POOL_NONE;
+        st->misses += fd == HK_POOL_NEW;
+        st->hits += fd >= 0;
+    }
+    rl_att *a = fd >= 0 ? att_on(m, h, fd, t->query_timeout_us)
+                        : att_new(m, h, t->connect_timeout_us);
     if (!a) {
+        if (pooled)
+            rl_mpool_back(&m->mp, h, fd, 0);
         line_done(m, q, k, HK_EV_NETWORK_ERROR, now);
         return;
     }
+    a->pooled = pooled;
     a->q = q;
     a->k = k;
     a->qtimeout_us = t->query_timeout_us;
     q->holds++;
+    if (pooled && fd < 0) /* a new connection for the pool: PERSIST first, no reply to it */
+        hk_persist_build(&a->out);
     hk_search_req_build(&a->out, q->query, lc->a.m[ls->mirror].indexes, 20);
     att_go(a);
 }
@@ -692,6 +745,17 @@ static void start_timers(rl_master *m)
     }
 }
 
+/* The persistent pools, by the variant's rule (a live scenario's pool = stack|ring overrides
+ * it; its ring-stuck, which hands one socket to two attempts, is the simulator's alone). */
+static int init_pools(rl_master *m)
+{
+    const hk_scn *s = m->c.scn;
+    hk_pool_rule r = hk_pool_rule_of(m->c.variant);
+    if (s && s->pool_rule >= 0 && s->pool_rule != HK_POOL_RING_STUCK)
+        r = (hk_pool_rule)s->pool_rule;
+    return rl_mpool_init(&m->mp, m->c.cl, r, s ? s->pool_close_on_fatal : 0);
+}
+
 rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int n)
 {
     rl_master *m = calloc(1, sizeof *m);
@@ -714,7 +778,7 @@ rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int
         return NULL;
     }
     m->t0_us = m->period_start_us = rl_now_us();
-    if (alloc_lines(m) < 0) {
+    if (alloc_lines(m) < 0 || init_pools(m) < 0) {
         snprintf(msg, (size_t)n, "out of memory");
         rl_master_free(m);
         return NULL;
@@ -791,7 +855,10 @@ hk_rep_row *rl_master_rows(const rl_master *m, int *n)
                 const rl_mstat *s = &m->st[li][j];
                 r[i] = (hk_rep_row){.table = cl->tables[t].name,
                                     .mirror = cl->hosts[cl->tables[t].lines[k].host[j]].name,
-                                    .agent = k + 1, .q = s->tq, .err = s->terr, .lat = &s->tot};
+                                    .agent = k + 1, .q = s->tq, .err = s->terr, .lat = &s->tot,
+                                    .has_conn = 1, .connects = s->connects,
+                                    .pool_hits = s->hits, .pool_misses = s->misses,
+                                    .pool_fallbacks = s->fallbacks};
             }
         }
     return r;
@@ -821,6 +888,7 @@ void rl_master_free(rl_master *m)
     free(m->pings);
     free(m->probs);
     hk_dash_array_free(m->dash);
+    rl_mpool_free(&m->mp);
     if (m->rng)
         gsl_rng_free(m->rng);
     if (m->ep) {                 /* the poll handle closes on the loop: let it */

@@ -16,6 +16,7 @@
 #include "hk_hist.h"
 #include "hk_strat.h"
 #include "hk_tl.h"
+#include "rl_mpool.h"
 
 typedef struct rl_master rl_master;
 
@@ -45,13 +46,16 @@ typedef struct rl_master_cfg {
     uint64_t seed;
     FILE *periods;               /* periods.csv stream or NULL */
     FILE *latency;               /* latency.csv stream or NULL */
-    const hk_scn *scn;           /* a live scenario (its faults, for re-admission), or NULL */
+    const hk_scn *scn;           /* a live scenario (its faults, for re-admission; its pool
+                                    settings), or NULL */
     rl_done_fn done;
     void *ctx;
 } rl_master_cfg;
 
 typedef struct rl_mstat {
     uint64_t q, err, tq, terr, tok;
+    uint64_t connects, hits, misses, fallbacks; /* the run's: connections opened, the pool's
+                                    answers (reused, a slot opened, no slot: plain) */
     hk_hist per, tot;
     double psum;
     int pn;
@@ -83,6 +87,7 @@ struct rl_master {
     int64_t end_us;              /* when the run stopped sending */
     struct rl_ep *ep;            /* the attempts' sockets (rl_ep) */
     struct rl_att *atts;         /* the attempts in flight */
+    rl_mpool mp;                 /* persistent connections per host */
 };
 
 rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int n);

@@ -375,7 +375,9 @@ static void command(rl_conn *c, const hk_hdr *h, const uint8_t *body)
     hk_rd r;
     hk_rd_init(&r, body, h->len);
     if (h->code == HK_CMD_PERSIST) {
+        int was = c->persistent;
         c->persistent = hk_rd_u32(&r, "persist flag") != 0;
+        c->m->persisted += c->persistent && !was;
         return;
     }
     char why[160] = "hakarma mirror: unknown command";

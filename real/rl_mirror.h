@@ -69,6 +69,7 @@ typedef struct rl_mirror {
     int nopen;                   /* ... of which not closing */
     struct rl_conn *conns;
     uint64_t served, accepted;
+    uint64_t persisted;          /* connections a master made persistent (PERSIST 1) */
     rl_mirror_stats st;
     void (*on_stop)(void *);     /* called when it stops (its owner's other servers), or NULL */
     void *on_stop_user;

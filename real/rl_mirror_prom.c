@@ -27,6 +27,9 @@ void rl_mirror_metrics(const rl_mirror *m, hk_buf *b)
     rl_prom_family(b, "hakarma_mirror_connections_accepted_total", "counter",
                    "connections accepted");
     rl_prom_count(b, "hakarma_mirror_connections_accepted_total", NULL, m->accepted);
+    rl_prom_family(b, "hakarma_mirror_connections_persistent_total", "counter",
+                   "connections a master made persistent (PERSIST), each kept for many searches");
+    rl_prom_count(b, "hakarma_mirror_connections_persistent_total", NULL, m->persisted);
     rl_prom_family(b, "hakarma_mirror_workers", "gauge",
                    "workers the queueing model serves with (0: no queue)");
     rl_prom_count(b, "hakarma_mirror_workers", NULL, (uint64_t)m->c.threads);
