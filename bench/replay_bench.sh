@@ -13,7 +13,8 @@
 #      (1000 q/s each way, so the VM's hiccups land on both), p50 and p99 of each and their
 #      difference, in three rounds (and their median).
 # Loopback only; bounded in count and time. Ports BASE_PORT..BASE_PORT+6 (default: 23000 + a
-# per-process offset; also HK_BENCH_PORT).
+# per-process offset; also HK_BENCH_PORT). HK_BENCH_PERSIST=1: the replay's and searchd's agents
+# persistent (agent_persistent, a pool of 32 a host) in parts 1 and 2.
 set -u
 B=${1:-build}; H="$B/hareal"
 T=$(mktemp -d); PIDS=()
@@ -28,7 +29,10 @@ wait_port() { for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/nul
 "$H" mirror --listen 127.0.0.1:$M1 --quiet --max-conns 4000 & PIDS+=($!)
 "$H" mirror --listen 127.0.0.1:$M2 --quiet --max-conns 4000 & PIDS+=($!)
 wait_port $M1; wait_port $M2
-printf 'searchd { ha_period_karma = 60  ha_ping_interval = 1000 }\ntable d {\n type = distributed\n agent = 127.0.0.1:%d|127.0.0.1:%d:shard1\n ha_strategy = roundrobin\n}\n' $M1 $M2 > "$T/c.conf"
+AG=agent; LIM=""
+if [ "${HK_BENCH_PERSIST:-}" = 1 ]; then AG=agent_persistent; LIM="persistent_connections_limit = 32"; fi
+echo "replay_bench: agents: $AG"
+printf 'searchd { ha_period_karma = 60  ha_ping_interval = 1000  %s }\ntable d {\n type = distributed\n %s = 127.0.0.1:%d|127.0.0.1:%d:shard1\n ha_strategy = roundrobin\n}\n' "$LIM" $AG $M1 $M2 > "$T/c.conf"
 gen() { awk -v n=$1 -v r=$2 'BEGIN{print "t_s,table,query"; for(i=0;i<n;i++) printf "%.6f,d,q%d\n", i/r, i}' > "$3"; }
 
 gen 20000 1000000 "$T/closed.csv"
@@ -37,7 +41,7 @@ have_sd=0
 if command -v searchd > /dev/null && command -v mysqlslap > /dev/null; then
   cat > "$T/sphinx.conf" <<CONF
 index d { type = distributed
-  agent = 127.0.0.1:$M1|127.0.0.1:$M2:shard1
+  $AG = 127.0.0.1:$M1|127.0.0.1:$M2:shard1
   ha_strategy = roundrobin
 }
 searchd { listen = 127.0.0.1:$API
@@ -46,6 +50,7 @@ searchd { listen = 127.0.0.1:$API
   pid_file = $T/searchd.pid
   workers = threads
   binlog_path =
+  $LIM
 }
 CONF
   searchd --config "$T/sphinx.conf" --nodetach > "$T/searchd.out" 2>&1 & PIDS+=($!); spid=$!

@@ -85,6 +85,23 @@ int rl_ep_release(rl_ep *ep, rl_epw *w)
     return fd;
 }
 
+int rl_ep_move(rl_ep *ep, rl_epw *from, rl_epw *to)
+{
+    if (from->events) {
+        struct epoll_event ev = {from->events, {.ptr = to}};
+        if (epoll_ctl(ep->epfd, EPOLL_CTL_MOD, from->fd, &ev) < 0)
+            return -errno;
+    }
+    for (int i = 0; i < ep->nbatch; i++)
+        if (ep->batch[i] == from)
+            ep->batch[i] = NULL;
+    to->fd = from->fd;
+    to->events = from->events;
+    from->fd = -1;
+    from->events = 0;
+    return 0;
+}
+
 static void on_closed(uv_handle_t *h)
 {
     rl_ep *ep = h->data;

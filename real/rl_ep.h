@@ -33,6 +33,9 @@ void rl_ep_close_fd(rl_ep *ep, rl_epw *w);
 /* Take w->fd out of the set without closing it (a pooled connection kept for later):
  * returns it; w->fd is -1 after. */
 int rl_ep_release(rl_ep *ep, rl_epw *w);
+/* Move from's socket, as registered, under the watcher to (one epoll_ctl): from is empty after,
+ * to->fd and to->events what from's were. 0, or -errno (from unchanged). */
+int rl_ep_move(rl_ep *ep, rl_epw *from, rl_epw *to);
 /* Close the set; its memory goes once the loop has closed the poll handle. */
 void rl_ep_free(rl_ep *ep);
 

@@ -31,6 +31,7 @@ typedef struct rl_q {
 
 typedef struct rl_att {
     rl_epw w;                    /* its socket, in the master's epoll set */
+    rl_epw *wp;                  /* the watcher in use: w, or its pooled socket's (the pool's) */
     struct rl_att *prev, *next;  /* in m->atts while in flight */
     size_t woff;                 /* how much of out is sent */
     uv_timer_t timer;
@@ -232,10 +233,10 @@ static void att_finish(rl_att *a, int ev)
     a->q = NULL;
     if (a->pooled) { /* a reply leaves the connection usable; anything else closes it */
         int keep = ev >= 0 && (hk_ev_ok(ev) || ev == HK_EV_REMOTE_ERROR) && !m->stopping;
-        int fd = keep ? rl_ep_release(m->ep, &a->w) : -1;
-        rl_mpool_back(&m->mp, a->host, fd, keep);
+        rl_mpool_back(&m->mp, a->host, a->wp, keep);
+        a->wp = &a->w;
     }
-    rl_ep_close_fd(m->ep, &a->w);
+    rl_ep_close_fd(m->ep, a->wp);
     uv_close((uv_handle_t *)&a->timer, att_closed);
 }
 
@@ -342,7 +343,7 @@ static int io_event(const rl_att *a, int err)
 static void att_send(rl_att *a)
 {
     while (a->woff < a->out.len) {
-        ssize_t n = send(a->w.fd, a->out.p + a->woff, a->out.len - a->woff, MSG_NOSIGNAL);
+        ssize_t n = send(a->wp->fd, a->out.p + a->woff, a->out.len - a->woff, MSG_NOSIGNAL);
         if (n > 0) {
             if (a->phase == PH_CONNECT)
                 connected(a);
@@ -350,7 +351,7 @@ static void att_send(rl_att *a)
         } else if (n < 0 && errno == EINTR) {
             continue;
         } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (rl_ep_watch(a->m->ep, &a->w, EPOLLOUT | (a->phase == PH_CONNECT ? 0 : EPOLLIN)) < 0)
+            if (rl_ep_watch(a->m->ep, a->wp, EPOLLOUT | (a->phase == PH_CONNECT ? 0 : EPOLLIN)) < 0)
                 att_finish(a, HK_EV_NETWORK_ERROR);
             return;
         } else {
@@ -358,7 +359,7 @@ static void att_send(rl_att *a)
             return;
         }
     }
-    if (rl_ep_watch(a->m->ep, &a->w, EPOLLIN) < 0)
+    if (rl_ep_watch(a->m->ep, a->wp, EPOLLIN) < 0)
         att_finish(a, HK_EV_NETWORK_ERROR);
 }
 
@@ -369,7 +370,7 @@ static void att_read(rl_att *a)
         att_finish(a, HK_EV_NETWORK_ERROR);
         return;
     }
-    ssize_t n = read(a->w.fd, a->buf + a->len, a->cap - a->len);
+    ssize_t n = read(a->wp->fd, a->buf + a->len, a->cap - a->len);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return;
     if (n <= 0) {
@@ -418,9 +419,10 @@ static rl_att *att_on(rl_master *m, int host, int fd, int64_t qtimeout_us)
     a->fr.got_hello = 1;
     uv_timer_init(m->loop, &a->timer);
     a->timer.data = a;
-    a->w.data = a;
-    a->w.cb = on_io;
-    a->w.fd = fd;
+    a->w.fd = -1;
+    a->wp = rl_mpool_watcher(&m->mp, fd); /* in the set since its first search, under the pool */
+    a->wp->data = a;
+    a->wp->cb = on_io;
     a->t_start = rl_now_us();
     a->reported_us = -1;
     a->connect_us = 0;
@@ -447,6 +449,7 @@ static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
     a->timer.data = a;
     a->w.data = a;
     a->w.cb = on_io;
+    a->wp = &a->w;
     a->t_start = rl_now_us();
     a->reported_us = -1;
     a->connect_us = -1;
@@ -505,8 +508,11 @@ static void attempt(rl_master *m, rl_q *q, int k, int choose)
     rl_att *a = fd >= 0 ? att_on(m, h, fd, t->query_timeout_us)
                         : att_new(m, h, t->connect_timeout_us);
     if (!a) {
-        if (pooled)
-            rl_mpool_back(&m->mp, h, fd, 0);
+        if (pooled) { /* the socket rented, or the slot: back, closed */
+            rl_epw *w = fd >= 0 ? rl_mpool_watcher(&m->mp, fd) : NULL;
+            rl_epw none = {.fd = -1, .events = 0, .cb = NULL, .data = NULL};
+            rl_mpool_back(&m->mp, h, w ? w : &none, 0);
+        }
         line_done(m, q, k, HK_EV_NETWORK_ERROR, now);
         return;
     }
@@ -753,7 +759,7 @@ static int init_pools(rl_master *m)
     hk_pool_rule r = hk_pool_rule_of(m->c.variant);
     if (s && s->pool_rule >= 0 && s->pool_rule != HK_POOL_RING_STUCK)
         r = (hk_pool_rule)s->pool_rule;
-    return rl_mpool_init(&m->mp, m->c.cl, r, s ? s->pool_close_on_fatal : 0);
+    return rl_mpool_init(&m->mp, m->c.cl, r, s ? s->pool_close_on_fatal : 0, m->ep);
 }
 
 rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int n)
