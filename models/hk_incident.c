@@ -37,6 +37,7 @@ void hk_incident_cell(const hk_sthost *s, const hk_settings *set, double span, h
     x->ctimeout = c[HK_EV_CONNECT_TIMEOUT];
     x->qtimeout = c[HK_EV_QUERY_TIMEOUT];
     x->other = x->failed - x->refused - x->ctimeout - x->qtimeout;
+    x->broken = c[HK_EV_NETWORK_ERROR] + c[HK_EV_UNEXPECTED_CLOSE];
     x->errorsarow = s->have_errorsarow ? s->errorsarow : 0;
     x->span_s = span;
     x->mean_ms = -1;
@@ -205,13 +206,19 @@ static double place(const double *t, int i, double span, double answers, double 
     return x < lo ? lo : x > hi ? hi : x;
 }
 
+/* A dead run's kind by its failures: refused connects, and connections broken under the
+ * searches in flight (a killed process resets them: at several hundred searches a second
+ * they outnumber the refusals that follow, as the strategy stops sending there), say down;
+ * connect timeouts a stall; query timeouts a stuck mirror. */
 static hk_fault_kind kind_of(const hk_incident *inc, int h, int first, int last)
 {
     double r = 0, ct = 0, qt = 0;
     for (int i = first; i <= last; i++) {
-        r += at(inc, i, h)->refused;
-        ct += at(inc, i, h)->ctimeout;
-        qt += at(inc, i, h)->qtimeout + at(inc, i, h)->other;
+        const hk_inc_cell *x = at(inc, i, h);
+        double broke = x->broken;
+        r += x->refused + broke;
+        ct += x->ctimeout;
+        qt += x->qtimeout + x->other - broke;
     }
     return r >= ct && r >= qt ? HK_FAULT_DOWN : ct >= qt ? HK_FAULT_STALL : HK_FAULT_STUCK;
 }

@@ -53,6 +53,8 @@ typedef struct hk_inc_cell {     /* one host in one snapshot's window */
     hk_inc_state state;
     double ok, failed;           /* successes; timeouts, refusals and errors */
     double refused, ctimeout, qtimeout, other;
+    double broken;               /* of other: network errors and unexpected closings, what the
+                                    searches in flight get when a mirror's process is killed */
     double mean_ms;              /* of the answered (2.2.11: total time over answers); < 0 none */
     double errorsarow;
     double span_s;               /* how long the window is (a 1-period window holds the

@@ -42,14 +42,20 @@ static hk_cluster *cluster(void) { return cluster_of(conf); }
  * answer 1.6x slower (the master's machine loaded: no mirror's fault). */
 static int all_slow(int64_t t) { return t >= S(1260) && t < S(1280); }
 
-static void second(hk_dash *d, int64_t t)
+/* killed: b's process is killed at 1100 instead: the 30 searches in flight get a reset
+ * (network errors), then a refused ping every 10 s only: far fewer refusals than resets. */
+static void second(hk_dash *d, int64_t t, int killed)
 {
     for (int q = 0; q < 20; q++) {
         int64_t at = t + q * 50000;
         hk_dash_record(&d[0], at + (all_slow(t) ? 12800 : 8000), HK_EV_SUCCESS, at, 0, 100);
     }
+    if (killed && t == S(1100))
+        for (int q = 0; q < 30; q++)
+            hk_dash_record(&d[1], t + 200, HK_EV_NETWORK_ERROR, t - 3000 + q * 100, 0, 100);
     if (t >= S(1100) && t < S(1160)) {
-        hk_dash_record(&d[1], t + 100, HK_EV_CONNECT_FAILURE, t, 1, -1);
+        if (!killed || t % S(10) == 0)
+            hk_dash_record(&d[1], t + 100, HK_EV_CONNECT_FAILURE, t, 1, -1);
         return;
     }
     int64_t us = t >= S(1200) && t < S(1240) ? 30000 : all_slow(t) ? 8000 : 5000;
@@ -64,7 +70,9 @@ typedef struct series {
     hk_snap s[NSNAP];
     char name[NSNAP][32];
     int late;                    /* this snapshot (when > 0) was answered 0.1 s past the half */
-} series;                        /* point of its block but named 0.1 s before it */
+                                 /* point of its block but named 0.1 s before it */
+    int killed;                  /* b killed at 1100 (second()'s other story) */
+} series;
 
 /* Snapshots every karma period, 7 s into each block, as a scrape would take them. */
 static void record(series *x, int variant)
@@ -83,7 +91,7 @@ static void record(series *x, int variant)
             named = 1004.9 + K * i;
         }
         for (; t < at; t += S(1))
-            second(d, t);
+            second(d, t, x->killed);
         hk_buf b;
         hk_buf_init(&b);
         hk_status_global(&b, hk_variant_get(variant), K, h, 2, at);
@@ -165,6 +173,33 @@ static void story(void **state)
     assert_near(c[b].mean_ms, (17 * 5.0 + 2 * 8.0) / 19, 0.01);
     assert_near(c[a].mean_ms, (28 * 8.0 + 2 * 12.8) / 30, 0.01);
     free(c);
+    hk_incident_free(&inc);
+    hk_cluster_free(cl);
+    series_free(x);
+    free(x);
+}
+
+/* A process killed: its searches in flight reset (30 network errors) outnumber the refused
+ * pings after (6): down, not stuck, from the kill. */
+static void killed_is_down(void **state)
+{
+    (void)state;
+    series *x = calloc(1, sizeof *x);
+    assert_non_null(x);
+    x->killed = 1;
+    record(x, HK_VAR_SPHINX2);
+    hk_cluster *cl = cluster();
+    hk_incident inc;
+    hk_err e;
+    assert_int_equal(hk_incident_build(x->s, NSNAP, cl, &inc, &e), 0);
+    int b = hk_cluster_find_host(cl, "b:9312");
+    const hk_inc_fault *down = NULL;
+    for (int i = 0; i < inc.nfaults; i++)
+        if (inc.faults[i].host == b && inc.faults[i].from_s < 1180)
+            down = &inc.faults[i];
+    assert_non_null(down);
+    assert_int_equal(down->kind, HK_FAULT_DOWN);
+    assert_near(down->from_s, 1100, K);
     hk_incident_free(&inc);
     hk_cluster_free(cl);
     series_free(x);
@@ -352,6 +387,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dead_at_three_in_a_row), cmocka_unit_test(stuck_from_the_status),
         cmocka_unit_test(story),
+        cmocka_unit_test(killed_is_down),
         cmocka_unit_test(late_snapshot),
         cmocka_unit_test(refused_series),
     };
