@@ -5,6 +5,7 @@
 #     beyond the pool it falls back to plain connections, each counted, each in the logs;
 #  2. a mirror killed and restarted mid-replay: the pooled connection is found closed and
 #     replaced, the searches after the restart all answered (no failure from a dead socket);
+#     resets through hareal proxy fail their own search only, each closing its connection;
 #  3. searchd 2.2.11 as master, agent_persistent over two hareal mirrors: one client keeps one
 #     connection a mirror, as hasim predicts; four clients over a pool of 2 fall back to plain
 #     connects at the rate hasim predicts for the same config and load (within a factor of 2),
@@ -20,7 +21,7 @@ PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
 H="$B/hareal"
-P=$(( 23000 + ($$ % 95) * 20 ))  # 23000-24900: below the ephemeral range, apart from other tests
+P=$(( 23000 + ($$ % 80) * 24 ))  # 23000-24943: below the ephemeral range, apart from other tests
 peers() { tail -n +2 "$1" | cut -d, -f2 | sort -u | wc -l; }
 rows() { tail -n +2 "$1" | wc -l; }
 col() { awk -F, -v m="$2" -v c="$3" '$3 == m { print $c }' "$1"; }  # summary.csv: mirror's column
@@ -71,6 +72,19 @@ wait $rpid; rc=$?
 after=$(rows "$T/c2.csv")
 bad_after=$(awk -F, 'NR > 1 && $8 != "ok" { n++ } END { print n + 0 }' "$T/rc/queries.csv")
 check "restarted mid-replay: the pooled connection replaced ($(peers "$T/c2.csv") new), the $after searches after it all answered; failures ($bad_after) only while it was away" '[ $rc -eq 0 ] && [ $(peers "$T/c2.csv") -eq 1 ] && [ "$after" -ge 100 ] && [ $((after + $(rows "$T/c1.csv") + bad_after)) -eq 300 ] && [ "$bad_after" -le 80 ]'
+
+# 2b. resets through hareal proxy on pooled connections: each fails its search (a network
+# error, as 2.2.11 counts a reset after the request) and closes its socket; the next search
+# opens another, and nothing else fails
+mirror $((P+13)) "$T/x1.csv" "constant(1ms)"
+"$H" proxy --listen 127.0.0.1:$((P+14)) --upstream 127.0.0.1:$((P+13)) --api 127.0.0.1:$((P+20)) --name px --log "$T/px.csv" --seed 5 --quiet & PIDS+=($!)
+wait_port $((P+14)); wait_port $((P+20))
+curl -s -d '{"type":"reset","toxicity":0.1}' "http://127.0.0.1:$((P+20))/proxies/px/toxics" > /dev/null
+conf agent_persistent 2 $((P+14)) > "$T/x.conf"
+"$H" replay --config "$T/x.conf" --trace "$(trace 200 100)" --out "$T/rx" --quiet --variant sphinx2; rc=$?
+x=127.0.0.1:$((P+14))
+resets=$(grep -c ",reset$" "$T/px.csv"); ne=$(grep -c ",network_error," "$T/rx/queries.csv")
+check "resets through the proxy on a pooled connection: $resets reset, $ne network errors, $(col "$T/rx/summary.csv" $x 12) connections (one, and one after each reset), the rest answered" '[ $rc -eq 0 ] && [ "$resets" -ge 5 ] && [ "$ne" -eq "$resets" ] && [ "$(col "$T/rx/summary.csv" $x 12)" -eq $((resets + 1)) ] && [ $(grep -c ",ok," "$T/rx/queries.csv") -eq $((200 - resets)) ]'
 
 # 3. searchd 2.2.11 as master
 sd() { # LIMIT PORT1 PORT2 I: master I (SphinxQL on P+15+I), agent_persistent over two mirrors
