@@ -402,8 +402,8 @@ static void att_go(rl_att *a)
         att_send(a);
 }
 
-/* An attempt on a pooled connection: no connect, no hello; the query timeout runs at once. */
-static rl_att *att_on(rl_master *m, int host, int fd, int64_t qtimeout_us)
+/* An attempt in flight on host, its own watcher in use (no socket yet), its timer armed. */
+static rl_att *att_alloc(rl_master *m, int host, int64_t timeout_us)
 {
     rl_att *a = calloc(1, sizeof *a);
     if (!a)
@@ -416,45 +416,41 @@ static rl_att *att_on(rl_master *m, int host, int fd, int64_t qtimeout_us)
         m->atts->prev = a;
     m->atts = a;
     hk_frame_init(&a->fr, HK_PROTO_MAX_PACKET);
-    a->fr.got_hello = 1;
     uv_timer_init(m->loop, &a->timer);
     a->timer.data = a;
     a->w.fd = -1;
-    a->wp = rl_mpool_watcher(&m->mp, fd); /* in the set since its first search, under the pool */
-    a->wp->data = a;
-    a->wp->cb = on_io;
-    a->t_start = rl_now_us();
-    a->reported_us = -1;
-    a->connect_us = 0;
-    a->phase = PH_REPLY;
-    a->pooled = 1;
-    uv_timer_start(&a->timer, on_att_timer, (uint64_t)(qtimeout_us / 1000), 0);
-    return a;
-}
-
-static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
-{
-    rl_att *a = calloc(1, sizeof *a);
-    if (!a)
-        return NULL;
-    a->m = m;
-    a->host = host;
-    a->handles = 1;
-    a->next = m->atts;
-    if (m->atts)
-        m->atts->prev = a;
-    m->atts = a;
-    hk_frame_init(&a->fr, HK_PROTO_MAX_PACKET);
-    uv_timer_init(m->loop, &a->timer);
-    a->timer.data = a;
     a->w.data = a;
     a->w.cb = on_io;
     a->wp = &a->w;
     a->t_start = rl_now_us();
     a->reported_us = -1;
     a->connect_us = -1;
+    uv_timer_start(&a->timer, on_att_timer, (uint64_t)(timeout_us / 1000), 0);
+    return a;
+}
+
+/* An attempt on a pooled connection: no connect, no hello; the query timeout runs at once. */
+static rl_att *att_on(rl_master *m, int host, int fd, int64_t qtimeout_us)
+{
+    rl_att *a = att_alloc(m, host, qtimeout_us);
+    if (!a)
+        return NULL;
+    a->fr.got_hello = 1;
+    a->wp = rl_mpool_watcher(&m->mp, fd); /* in the set since its first search, under the pool */
+    a->wp->data = a;
+    a->wp->cb = on_io;
+    a->connect_us = 0;
+    a->phase = PH_REPLY;
+    a->pooled = 1;
+    return a;
+}
+
+static rl_att *att_new(rl_master *m, int host, int64_t ctimeout_us)
+{
+    rl_att *a = att_alloc(m, host, ctimeout_us);
+    if (!a)
+        return NULL;
     hk_put_u32(&a->out, HK_PROTO_HELLO);
-    uv_timer_start(&a->timer, on_att_timer, (uint64_t)(ctimeout_us / 1000), 0);
     const struct sockaddr_in *to = &m->c.addr[host];
     a->w.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (a->w.fd < 0 || (connect(a->w.fd, (const struct sockaddr *)to, sizeof *to) < 0 &&
