@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include "hk_csv.h"
 #include "hk_plot.h"
+#include "hk_pool.h"
 #include "hk_report.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
@@ -25,6 +26,7 @@
 #include "rl_searchd.h"
 #include "hk_variant.h"
 #include "hk_exit.h"
+#include "hk_pool.h"
 
 typedef struct live {
     rl_cluster cl;               /* the mirrors, as children */
@@ -194,6 +196,10 @@ static int run_live(live *lv, const lopts *o, const hk_scn *s, int variant, uint
     hk_trace tr;
     memset(&tr, 0, sizeof tr);
     int64_t dur = o->duration_us > 0 ? o->duration_us : s->wl.duration_us;
+    if (s->pool_rule == HK_POOL_RING_STUCK) /* it hands one socket to two attempts: no wire */
+        fprintf(stderr, "%s: warning: %s: pool = ring-stuck is the simulator's only (it would "
+                "hand one socket to two searches); the wire master keeps the variant's rule\n",
+                WHO, s->file);
     int have = scenario_trace(s, o, &tr, &e);
     if (have < 0) {
         hk_print_err(WHO, &e);

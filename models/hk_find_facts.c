@@ -148,6 +148,19 @@ int hk_find_unhealthy(const fx *x, int first, int s)
     return rate_bad(&b);
 }
 
+/* Why a mirror's connects failed when its master ran out of ports to it ("" otherwise). */
+static const char *port_cause(const fx *x, int master, int host, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < x->in->nports; i++) {
+        const hk_port_fact *p = &x->in->ports[i];
+        if (p->master == master && p->host == host)
+            snprintf(buf, n, "; from %.1f s its master's connects to it found no free port "
+                     "(port_exhaustion)", p->t_s);
+    }
+    return buf;
+}
+
 /* Failing: a mirror whose attempts fail (or answer with a warning) at HK_FAILING_RATE or more
  * outside its declared outages (those are failing_share's): over HK_FAILING_MIN attempts, or
  * over fewer when the strategy then starved it (it reacted to what it saw). */
@@ -185,14 +198,16 @@ int hk_find_failing(fx *x, int first)
         int strat = hk_find_strategy(x, se->table, se->line);
         uint64_t wended, wbad; /* the window's own counts, its declared outages left out */
         counts_in(x, s, b.k0, b.k1 + 1, &wended, &wbad);
+        char cause[120];
         if (hk_find_add(x, "failing", se->master, se->table, se->line, se->host,
                         hk_find_secs(x, b.k0), "%s fails %.1f%% of its %llu attempts from %.0f s "
-                        "to %.0f s%s, outside its declared outages (by kind%s: %s) and "
+                        "to %.0f s%s, outside its declared outages (by kind%s: %s)%s and "
                         "gets %.1f%% of agent %d's queries (a fair share is %.0f%%) under %s: %s",
                         hk_find_host(x, se->host),
                         wended ? 100.0 * (double)wbad / (double)wended : 0.0,
                         (unsigned long long)wended, hk_find_secs(x, b.k0),
                         hk_find_secs(x, b.k1 + 1), span, stretch ? ", over the run" : "", kw,
+                        port_cause(x, se->master, se->host, cause, sizeof cause),
                         100 * sh, se->line + 1, 100.0 / n, hk_strat_get(strat)->name,
                         failing_response(strat, main_kind, sh, n)) < 0)
             return -1;

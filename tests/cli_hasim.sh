@@ -185,5 +185,8 @@ check "refuse = 1 under nodeads: as few attempts as a declared outage ($(att "$T
 # what the engine could not do comes back to the front end, which says it as hasim's
 $H "$S/scenarios/dies-recovers.scn" --table-map x=nosuch --out "$T/tmap" > /dev/null 2> "$T/tmap.err"
 check "--table-map to a table the config lacks: exit 2, said as hasim's, nothing written" '[ $? -eq 2 ] && grep -q "^hasim: --table-map x=nosuch: the config has no distributed table .nosuch.$" "$T/tmap.err" && [ ! -e "$T/tmap/summary.csv" ]'
+# a master out of ports to a mirror: said when and at what rate, and its failing mirrors say why
+$H "$S/tests/corpus/port-exhaustion.scn" --out "$T/ports" --fail-on port_exhaustion > "$T/ports.out" 2>&1; prc=$?
+check "port exhaustion: found (exit 4 under --fail-on), its time and rate said, the failing mirror names it as the cause" '[ $prc -eq 4 ] && grep -q "port_exhaustion .*connects to a:1 at [0-9]*/s: port exhaustion from [0-9.]* s" "$T/ports.out" && grep -q "failing .*a:1 fails .*found no free port (port_exhaustion)" "$T/ports.out" && grep -q "^d,1,a:1,[0-9]*,[0-9.]*,[1-9][0-9]*,.*,[1-9][0-9]*,0,0,0$" "$T/ports/summary.csv"'
 echo "cli_hasim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -6,6 +6,7 @@
 #  2. a mirror killed and restarted mid-replay: the pooled connection is found closed and
 #     replaced, the searches after the restart all answered (no failure from a dead socket);
 #     resets through hareal proxy fail their own search only, each closing its connection;
+#     hareal live's master pools as the replay does;
 #  3. searchd 2.2.11 as master, agent_persistent over two hareal mirrors: one client keeps one
 #     connection a mirror, as hasim predicts; four clients over a pool of 2 fall back to plain
 #     connects at the rate hasim predicts for the same config and load (within a factor of 2),
@@ -85,6 +86,22 @@ conf agent_persistent 2 $((P+14)) > "$T/x.conf"
 x=127.0.0.1:$((P+14))
 resets=$(grep -c ",reset$" "$T/px.csv"); ne=$(grep -c ",network_error," "$T/rx/queries.csv")
 check "resets through the proxy on a pooled connection: $resets reset, $ne network errors, $(col "$T/rx/summary.csv" $x 12) connections (one, and one after each reset), the rest answered" '[ $rc -eq 0 ] && [ "$resets" -ge 5 ] && [ "$ne" -eq "$resets" ] && [ "$(col "$T/rx/summary.csv" $x 12)" -eq $((resets + 1)) ] && [ $(grep -c ",ok," "$T/rx/queries.csv") -eq $((200 - resets)) ]'
+
+# 2c. hareal live's master keeps the pool too; a scenario's ring-stuck is said to be the
+# simulator's only
+cat > "$T/lv.scn" <<'EOF'
+searchd { ha_period_karma = 2  ha_ping_interval = 0  persistent_connections_limit = 2 }
+table d {
+    type = distributed
+    agent_persistent = m1:9312|m2:9312:s
+    ha_strategy = roundrobin
+}
+mirror default { rtt = constant(0.1ms)  service = constant(1ms) }
+workload { arrivals = constant(100/s)  duration = 2s }
+sim { pool = ring-stuck }
+EOF
+"$H" live "$T/lv.scn" --out "$T/lv" --quiet > "$T/lv.out" 2>&1; rc=$?
+check "hareal live over persistent agents: one connection a mirror ($(col "$T/lv/summary.csv" m1:9312 12), $(col "$T/lv/summary.csv" m2:9312 12)); ring-stuck said to be the simulator's" '[ $rc -eq 0 ] && [ "$(col "$T/lv/summary.csv" m1:9312 12)" = 1 ] && [ "$(col "$T/lv/summary.csv" m2:9312 12)" = 1 ] && grep -q "^hareal live: warning: .*lv.scn: pool = ring-stuck is the simulator.s only" "$T/lv.out"'
 
 # 3. searchd 2.2.11 as master
 sd() { # LIMIT PORT1 PORT2 I: master I (SphinxQL on P+15+I), agent_persistent over two mirrors
