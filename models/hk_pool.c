@@ -4,6 +4,7 @@
 #include "hk_pool.h"
 #include <stdlib.h>
 #include <string.h>
+#include "hk_cluster.h"
 #include "hk_variant.h"
 
 int hk_pool_init(hk_pool *p, hk_pool_rule rule, int limit, int close_on_fatal)
@@ -135,4 +136,32 @@ int hk_pool_rule_find(const char *name)
 hk_pool_rule hk_pool_rule_of(int variant)
 {
     return variant == HK_VAR_SPHINX2 ? HK_POOL_STACK : HK_POOL_RING;
+}
+
+hk_pool_rule hk_pool_rule_pick(int scn_rule, int variant)
+{
+    return scn_rule >= 0 ? (hk_pool_rule)scn_rule : hk_pool_rule_of(variant);
+}
+
+hk_pool *hk_pool_hosts_new(const hk_cluster *cl, hk_pool_rule rule, int close_on_fatal)
+{
+    hk_pool *p = calloc((size_t)cl->nhosts + 1, sizeof *p);
+    for (int t = 0; p && t < cl->ntables; t++)
+        for (int k = 0; p && k < cl->tables[t].nlines; k++) {
+            const hk_line_conf *lc = &cl->tables[t].lines[k];
+            for (int j = 0; p && lc->a.persistent && j < lc->a.n; j++)
+                if (!p[lc->host[j]].slot && hk_pool_init(&p[lc->host[j]], rule,
+                        cl->set.persistent_limit, close_on_fatal) < 0) {
+                    hk_pool_hosts_free(p, cl->nhosts);
+                    p = NULL;
+                }
+        }
+    return p;
+}
+
+void hk_pool_hosts_free(hk_pool *p, int nhosts)
+{
+    for (int h = 0; p && h < nhosts; h++)
+        hk_pool_free(&p[h]);
+    free(p);
 }

@@ -70,7 +70,15 @@ int hk_pool_fatal(hk_pool *p, int64_t *closed, int cap);
 /* A rule's name ("stack", "ring", "ring-stuck"), its index from a name (-1 if none), the rule
  * of a variant (hk_variant_id). */
 const char *hk_pool_rule_name(hk_pool_rule r);
+/* The rule a run keeps: the scenario's pool = (scn_rule >= 0), else the variant's. */
+hk_pool_rule hk_pool_rule_pick(int scn_rule, int variant);
 int hk_pool_rule_find(const char *name);
 hk_pool_rule hk_pool_rule_of(int variant);
+
+/* One pool per host of cl (cl->nhosts of them), set up for each host a persistent line reaches
+ * (slot NULL: none does): NULL out of memory. Freed with hk_pool_hosts_free. */
+struct hk_cluster;
+hk_pool *hk_pool_hosts_new(const struct hk_cluster *cl, hk_pool_rule rule, int close_on_fatal);
+void hk_pool_hosts_free(hk_pool *p, int nhosts);
 
 #endif

@@ -494,8 +494,7 @@ static void attempt(rl_master *m, rl_q *q, int k, int choose)
     st->tq++;
     int pooled = 0, fd = -1;
     if (lc->a.persistent && rl_mpool_has(&m->mp, h)) {
-        int stale;
-        fd = rl_mpool_rent(&m->mp, h, &stale);
+        fd = rl_mpool_rent(&m->mp, h);
         pooled = fd != HK_POOL_NONE;
         st->fallbacks += fd == HK_POOL_NONE;
         st->misses += fd == HK_POOL_NEW;
@@ -504,11 +503,8 @@ static void attempt(rl_master *m, rl_q *q, int k, int choose)
     rl_att *a = fd >= 0 ? att_on(m, h, fd, t->query_timeout_us)
                         : att_new(m, h, t->connect_timeout_us);
     if (!a) {
-        if (pooled) { /* the socket rented, or the slot: back, closed */
-            rl_epw *w = fd >= 0 ? rl_mpool_watcher(&m->mp, fd) : NULL;
-            rl_epw none = {.fd = -1, .events = 0, .cb = NULL, .data = NULL};
-            rl_mpool_back(&m->mp, h, w ? w : &none, 0);
-        }
+        if (pooled) /* the socket rented, or the slot: back, closed */
+            rl_mpool_back(&m->mp, h, fd >= 0 ? rl_mpool_watcher(&m->mp, fd) : NULL, 0);
         line_done(m, q, k, HK_EV_NETWORK_ERROR, now);
         return;
     }
@@ -752,10 +748,9 @@ static void start_timers(rl_master *m)
 static int init_pools(rl_master *m)
 {
     const hk_scn *s = m->c.scn;
-    hk_pool_rule r = hk_pool_rule_of(m->c.variant);
-    if (s && s->pool_rule >= 0 && s->pool_rule != HK_POOL_RING_STUCK)
-        r = (hk_pool_rule)s->pool_rule;
-    return rl_mpool_init(&m->mp, m->c.cl, r, s ? s->pool_close_on_fatal : 0, m->ep);
+    int asked = s && s->pool_rule != HK_POOL_RING_STUCK ? s->pool_rule : -1;
+    return rl_mpool_init(&m->mp, m->c.cl, hk_pool_rule_pick(asked, m->c.variant),
+                         s ? s->pool_close_on_fatal : 0, m->ep);
 }
 
 rl_master *rl_master_new(uv_loop_t *loop, const rl_master_cfg *c, char *msg, int n)

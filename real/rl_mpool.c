@@ -12,22 +12,10 @@ int rl_mpool_init(rl_mpool *mp, const hk_cluster *cl, hk_pool_rule rule, int clo
                   rl_ep *ep)
 {
     memset(mp, 0, sizeof *mp);
-    mp->p = calloc((size_t)cl->nhosts + 1, sizeof *mp->p);
-    if (!mp->p)
+    if (!(mp->p = hk_pool_hosts_new(cl, rule, close_on_fatal)))
         return -1;
     mp->nhosts = cl->nhosts;
     mp->ep = ep;
-    for (int t = 0; t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++) {
-            const hk_line_conf *lc = &cl->tables[t].lines[k];
-            for (int j = 0; lc->a.persistent && j < lc->a.n; j++)
-                if (!mp->p[lc->host[j]].slot &&
-                    hk_pool_init(&mp->p[lc->host[j]], rule, cl->set.persistent_limit,
-                                 close_on_fatal) < 0) {
-                    rl_mpool_free(mp);
-                    return -1;
-                }
-        }
     return 0;
 }
 
@@ -55,12 +43,11 @@ void rl_mpool_free(rl_mpool *mp)
         for (int i = 0; p->slot && i < p->len; i++)
             if (p->slot[i].idle && p->slot[i].conn >= 0)
                 drop(mp, (int)p->slot[i].conn);
-        hk_pool_free(p);
     }
+    hk_pool_hosts_free(mp->p, mp->nhosts);
     for (int i = 0; i < mp->npc; i++)
         free(mp->pc[i]);
     free(mp->pc);
-    free(mp->p);
     memset(mp, 0, sizeof *mp);
 }
 
@@ -92,13 +79,11 @@ static int gone(const rl_mpool *mp, int fd)
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
-int rl_mpool_rent(rl_mpool *mp, int host, int *stale)
+int rl_mpool_rent(rl_mpool *mp, int host)
 {
-    *stale = 0;
     int64_t c = hk_pool_rent(&mp->p[host]);
     if (c >= 0 && gone(mp, (int)c)) {
         drop(mp, (int)c);
-        *stale = 1;
         return HK_POOL_NEW; /* its slot is the attempt's: a new connection goes back there */
     }
     return (int)c;
@@ -129,11 +114,12 @@ static int adopt(rl_mpool *mp, rl_epw *w)
 int rl_mpool_back(rl_mpool *mp, int host, rl_epw *w, int keep)
 {
     hk_pool *p = &mp->p[host];
-    int fd = keep ? w->fd : -1, rc = 0;
+    int fd = keep && w ? w->fd : -1, rc = 0;
     if (fd >= 0 && (rc = adopt(mp, w)) < 0)
         fd = -1;
     if (fd < 0) { /* failed, or nowhere to keep it: closed */
-        rl_ep_close_fd(mp->ep, w);
+        if (w)
+            rl_ep_close_fd(mp->ep, w);
         hk_pool_return(p, HK_POOL_NEW);
     } else {
         rl_pconn *c = mp->pc[fd];

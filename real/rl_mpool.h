@@ -37,15 +37,15 @@ int rl_mpool_init(rl_mpool *mp, const hk_cluster *cl, hk_pool_rule rule, int clo
 /* Close every pooled socket and free the pools. */
 void rl_mpool_free(rl_mpool *mp);
 int rl_mpool_has(const rl_mpool *mp, int host);
-/* A socket to send on (>= 0: pooled and checked), HK_POOL_NEW (open one, say PERSIST, give it
- * back after) or HK_POOL_NONE (a plain connection); *stale: 1 when a pooled socket found
- * closed was dropped. */
-int rl_mpool_rent(rl_mpool *mp, int host, int *stale);
+/* A socket to send on (>= 0: pooled and checked; one found closed is closed here and its slot
+ * given as HK_POOL_NEW), HK_POOL_NEW (open one, say PERSIST, give it back after) or
+ * HK_POOL_NONE (a plain connection). */
+int rl_mpool_rent(rl_mpool *mp, int host);
 /* The watcher a rented pooled socket's attempt uses (cb and data are the attempt's to set). */
 rl_epw *rl_mpool_watcher(rl_mpool *mp, int fd);
 /* An attempt holding a slot ended. keep: its socket (under w, its own watcher or the pool's)
- * answered and goes back, w emptied; else it failed: w's socket is closed, and under
- * close-on-fatal the idle ones too. -1 out of memory (the socket closed). */
+ * answered and goes back, w emptied; else it failed: w's socket (none: w NULL) is closed, and
+ * under close-on-fatal the idle ones too. -1 out of memory (the socket closed). */
 int rl_mpool_back(rl_mpool *mp, int host, rl_epw *w, int keep);
 
 #endif

@@ -129,22 +129,13 @@ static int init_line(sim_world *w, sim_master *m, int t, int k, sim_linst *li, i
 static int init_conns(sim_world *w, sim_master *m)
 {
     const hk_cluster *cl = w->s->cl;
-    m->pool = calloc((size_t)cl->nhosts + 1, sizeof *m->pool);
+    m->pool = hk_pool_hosts_new(cl, w->pool_rule, w->s->pool_close_on_fatal);
     m->ports = calloc((size_t)cl->nhosts + 1, sizeof *m->ports);
     if (!m->pool || !m->ports)
         return -1;
     for (int h = 0; h < cl->nhosts; h++)
         if (hk_ports_init(&m->ports[h], w->ports_eff ? w->ports_eff : 1, w->s->time_wait_s) < 0)
             return -1;
-    for (int t = 0; t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++) {
-            const hk_line_conf *lc = &cl->tables[t].lines[k];
-            for (int j = 0; lc->a.persistent && j < lc->a.n; j++)
-                if (!m->pool[lc->host[j]].slot &&
-                    hk_pool_init(&m->pool[lc->host[j]], w->pool_rule, cl->set.persistent_limit,
-                                 w->s->pool_close_on_fatal) < 0)
-                    return -1;
-        }
     return 0;
 }
 
@@ -251,7 +242,7 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
     w->s = s;
     w->o = *o;
     w->var = hk_variant_get((hk_variant_id)o->variant);
-    w->pool_rule = s->pool_rule >= 0 ? (hk_pool_rule)s->pool_rule : hk_pool_rule_of(o->variant);
+    w->pool_rule = hk_pool_rule_pick(s->pool_rule, o->variant);
     double eff = s->time_wait_share > 0 ? ceil(s->ports / s->time_wait_share) : 0;
     w->ports_eff = eff > INT_MAX ? INT_MAX : (int)eff;
     w->nm = s->wl.masters;
@@ -299,13 +290,9 @@ void sim_free(sim_world *w)
         free(m->ping_t0);
         free(m->ping_out);
         free(m->conn);
-        for (int h = 0; h < cl->nhosts; h++) {
-            if (m->pool)
-                hk_pool_free(&m->pool[h]);
-            if (m->ports)
-                hk_ports_free(&m->ports[h]);
-        }
-        free(m->pool);
+        hk_pool_hosts_free(m->pool, cl->nhosts);
+        for (int h = 0; m->ports && h < cl->nhosts; h++)
+            hk_ports_free(&m->ports[h]);
         free(m->ports);
     }
     free(w->m);
