@@ -34,6 +34,8 @@ int hk_file_read(const char *path, char **buf, size_t *len, hk_err *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return hk_err_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat before, after;   /* a file rewritten while read (a rotation) is not read */
+    int changed = fstat(fileno(f), &before) < 0;
     size_t cap = 1 << 16, n = 0;
     char *b = malloc(cap);
     for (size_t got; b && (got = fread(b + n, 1, cap - n - 1, f)) > 0;) {
@@ -56,10 +58,14 @@ int hk_file_read(const char *path, char **buf, size_t *len, hk_err *err)
         }
     }
     int bad = ferror(f);
+    changed |= fstat(fileno(f), &after) < 0 || after.st_size != before.st_size ||
+               after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
+               after.st_mtim.tv_nsec != before.st_mtim.tv_nsec;
     fclose(f);
-    if (!b || bad) {
+    if (!b || bad || changed) {
         free(b);
-        return hk_err_set(err, path, 0, 0, bad ? "read error" : "out of memory");
+        return hk_err_set(err, path, 0, 0, bad ? "read error" : changed ? "it changed while "
+                          "it was read (rotated or rewritten?)" : "out of memory");
     }
     b[n] = '\0';
     *buf = b;
@@ -291,6 +297,65 @@ void hk_out_abort(hk_out *o)
         close(o->dfd); /* held while f is open, and only then */
         o->dfd = -1;
     }
+}
+
+/* The whole of data written at fd's start and the file cut there: 0 or -1 (errno). */
+static int rewrite(int fd, const char *data, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        ssize_t w = pwrite(fd, data + off, len - off, (off_t)off);
+        if (w <= 0)
+            return -1;
+        off += (size_t)w;
+    }
+    return ftruncate(fd, (off_t)len);
+}
+
+/* old renamed to name.part in dfd and opened for writing: an fd, or -1 when that is not a
+ * regular file of one name (a link, a folder, another's: never written through), removed. */
+static int reuse_open(int dfd, const char *old, const char *part)
+{
+    if (renameat(dfd, old, dfd, part) < 0)
+        return -1;
+    int fd = openat(dfd, part, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+        st.st_uid == geteuid())
+        return fd;
+    if (fd >= 0)
+        close(fd);
+    unlinkat(dfd, part, 0);
+    return -1;
+}
+
+int hk_out_reuse(const char *dir, const char *old, const char *name, const char *data,
+                 size_t len, hk_err *err)
+{
+    char part[300];
+    int n = snprintf(part, sizeof part, "%s.part", name);
+    if (n <= 0 || (size_t)n >= sizeof part - 1 || strchr(name, '/') || strchr(old, '/'))
+        return hk_out_write_all(dir, name, data, len, err);
+    int dfd = hk_dir_open(dir, err);
+    if (dfd < 0)
+        return -1;
+    int fd = reuse_open(dfd, old, part);
+    if (fd < 0) {                /* old is gone either way: the new file made anew */
+        unlinkat(dfd, old, 0);
+        close(dfd);
+        return hk_out_write_all(dir, name, data, len, err);
+    }
+    hk_rundir_note(dir, name);
+    int bad = rewrite(fd, data, len) < 0;
+    bad |= close(fd) < 0;
+    int en = errno;
+    if (bad || renameat(dfd, part, dfd, name) < 0) {
+        en = bad ? en : errno;
+        unlinkat(dfd, part, 0);
+        close(dfd);
+        return hk_err_set(err, dir, 0, 0, "%s: write failed: %s", name, strerror(en));
+    }
+    close(dfd);
+    return 0;
 }
 
 int hk_out_write_all(const char *dir, const char *name, const char *data, size_t len, hk_err *err)

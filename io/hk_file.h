@@ -64,6 +64,14 @@ int hk_out_open(hk_out *o, const char *dir, const char *name, hk_err *err);
 int hk_out_commit(hk_out *o, hk_err *err);
 /* Close and remove the partial file. */
 void hk_out_abort(hk_out *o);
+/* Write a whole buffer as dir/name atomically, in the file dir/old, which goes (a rotation's
+ * oldest): its pages are rewritten rather than freed and allocated again (a third of the
+ * kernel's time for a 1.3 MB snapshot). It is renamed to name.part, rewritten, then renamed to
+ * name, so name appears complete or not at all; a reader still holding old sees it change
+ * (hk_file_read refuses such a read). old not a regular file of ours with one name: removed,
+ * and name written anew. 0, or -1 with err. */
+int hk_out_reuse(const char *dir, const char *old, const char *name, const char *data,
+                 size_t len, hk_err *err);
 /* Write a whole buffer as dir/name atomically. */
 int hk_out_write_all(const char *dir, const char *name, const char *data, size_t len, hk_err *err);
 

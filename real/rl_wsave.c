@@ -52,11 +52,33 @@ static int push(rl_wsave *s, const char *name, int64_t bytes, double t_s)
     return 0;
 }
 
+/* How many of the oldest a snapshot of len bytes taken at t_s will push out. */
+static int pushed_out(const rl_wsave *s, size_t len, double t_s)
+{
+    int64_t bytes = s->bytes + (int64_t)len;
+    int n = s->n + 1, k = 0;
+    while (n > 1 && ((s->keep_bytes > 0 && bytes > s->keep_bytes) ||
+                     (s->keep_s > 0 && t_s - s->q[s->head + k].t_s > s->keep_s))) {
+        bytes -= s->q[s->head + k].bytes;
+        k++;
+        n--;
+    }
+    return k;
+}
+
 int rl_wsave_put(rl_wsave *s, const char *name, const char *text, size_t len, double t_s,
                  hk_err *e)
 {
-    if (hk_out_write_all(s->dir, name, text, len, e) < 0)
+    if (pushed_out(s, len, t_s) > 0) { /* the oldest's file becomes this one */
+        rl_wsnap *o = &s->q[s->head];
+        s->bytes -= o->bytes;
+        s->head++;
+        s->n--;
+        if (hk_out_reuse(s->dir, o->name, name, text, len, e) < 0)
+            return -1;
+    } else if (hk_out_write_all(s->dir, name, text, len, e) < 0) {
         return -1;
+    }
     if (push(s, name, (int64_t)len, t_s) < 0)
         return hk_err_set(e, s->dir, 0, 0, "out of memory");
     while (s->n > 1 && ((s->keep_bytes > 0 && s->bytes > s->keep_bytes) ||

@@ -2,7 +2,8 @@
  * (status.EPOCH.tsv appears complete or not at all: hk_out's part file, then a rename) in its
  * folder, the oldest removed once the folder holds more than keep_bytes or older than keep_s;
  * and the findings' log DIR/events.jsonl, one JSON object a line (jansson, never hand-escaped),
- * each line flushed whole. Nothing is written through a link (hk_dir_open, hk_create_at). */
+ * each line flushed whole. Nothing is written through a link (hk_dir_open, hk_create_at). The
+ * oldest's file is rewritten as the newest (hk_out_reuse) when a snapshot pushes it out. */
 #ifndef RL_WSAVE_H
 #define RL_WSAVE_H
 
