@@ -11,16 +11,29 @@
  * one order), so the next text with the same keys is read without taking them apart again
  * (nor checking them for repeats: the same keys held none). A text that holds the first
  * lines only is read the same way: its keys are those a whole read would find. */
-typedef struct trow {
-    size_t off, len;             /* the key: keys[off..off+len) */
-    akey a;                      /* a.n -1: not an agent row (read as any line) */
+enum { K_LINE, K_WINDOW, K_HOST, K_OTHER }; /* how a known row is read (trow.kind) */
+
+typedef struct trow {             /* 16 bytes: 45,000 of them are read a snapshot */
+    uint32_t off;                /* the key: keys[off..off+len) */
+    uint16_t len;
+    int8_t kind;                 /* K_LINE: as any line; K_WINDOW: a window's count (read at
+                                    once when it is a plain number); K_HOST: a row that only
+                                    notes its host; K_OTHER: by hk_sr_agent_row */
+    int8_t p, name;              /* the key taken apart (akey); n -1: not an agent row */
+    int32_t n;
 } trow;
+
+static akey akey_of(const trow *t)
+{
+    return (akey){.n = t->n, .p = t->p, .name = t->name};
+}
 
 struct hk_statrd {
     char *buf;                   /* the text's copy, kept */
     size_t cap;
     trow *row;                   /* per line; NULL while there is no such list */
     int nrow, caprow;
+    long hosts;                  /* the list's hosts: its highest host number + 1 */
     hk_buf keys;
     int live;                    /* a snapshot read row by row (begin ... end) */
     int rc;                      /* ... so far: 0, -1 (err) or 1 (not the list's keys) */
@@ -61,17 +74,35 @@ static void forget(hk_statrd *r)
     free(r->row);
     r->row = NULL;
     r->nrow = r->caprow = 0;
+    r->hosts = 0;
     hk_buf_reset(&r->keys);
+}
+
+/* How a row of key a is read again (hk_sr_agent_row's cases: a plain row past the first five,
+ * one not known and a window not read only note their host). */
+static int kind_of(const akey *a)
+{
+    if (a->n < 0)
+        return K_LINE;
+    if (a->n >= HK_STATREAD_HOSTS_MAX)
+        return K_OTHER;
+    if (a->p > 0 && a->name >= 0)
+        return K_WINDOW;
+    return a->p < 0 || (a->p == 0 && (a->name < 0 || a->name >= 5)) ? K_HOST : K_OTHER;
 }
 
 /* The line x just read into r's list: 0, or -1 (it was not KEY<TAB>VALUE: no list). */
 static int note_line(hk_statrd *r, const rd *x)
 {
-    if (!x->kraw)
+    if (!x->kraw || x->klen > UINT16_MAX || r->keys.len + x->klen >= UINT32_MAX)
         return -1;
     if (HK_GROW(r->row, r->caprow, r->nrow + 1) < 0)
         return -1;
-    r->row[r->nrow++] = (trow){.off = r->keys.len, .len = x->klen, .a = x->a};
+    r->row[r->nrow++] = (trow){.off = (uint32_t)r->keys.len, .len = (uint16_t)x->klen,
+                               .kind = (int8_t)kind_of(&x->a), .p = (int8_t)x->a.p,
+                               .name = (int8_t)x->a.name, .n = (int32_t)x->a.n};
+    if (x->a.n >= 0 && x->a.n < HK_STATREAD_HOSTS_MAX && x->a.n >= r->hosts)
+        r->hosts = x->a.n + 1;
     hk_buf_put(&r->keys, x->kraw, x->klen + 1); /* with its NUL: a key for messages */
     return r->keys.oom ? -1 : 0;
 }
@@ -96,6 +127,65 @@ static char *value(const char *s, size_t n, char *v, size_t cap)
     return b;
 }
 
+/* The n bytes at a and b alike (a key of the list: short), in overlapping 8- and 4-byte
+ * words, every read within the n bytes: memcmp's call cost as much as the rest of a row. */
+static int same(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+    uint32_t u, v;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return 0;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        memcpy(&u, a, 4);
+        memcpy(&v, b, 4);
+        int head = u == v;
+        memcpy(&u, a + n - 4, 4);
+        memcpy(&v, b + n - 4, 4);
+        return head && u == v;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+/* The n bytes at s a count of at most 15 digits (most window rows): 1 and *d, else 0 (it
+ * may still be a number: hk_sr_plain reads the rest). */
+static int count_of(const char *s, size_t n, double *d)
+{
+    uint64_t u = 0;
+    if (n == 0 || n > 15)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = (unsigned char)s[i] - (unsigned)'0';
+        if (c > 9)
+            return 0;
+        u = u * 10 + c;
+    }
+    *d = (double)u;
+    return 1;
+}
+
+/* The n bytes at s what value() would take (under 512 bytes, no newline, no NUL). */
+static int value_ok(const char *s, size_t n)
+{
+    if (n >= 512)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '\n' || s[i] == '\0')
+            return 0;
+    return 1;
+}
+
 /* Line i of a text (len bytes at line, no newline) by r's list, into x: 0, -1 (x's err),
  * DUPLICATE, or 1 when its key is not the list's (the text is then read whole). The one
  * reading of a known line, for a text and for rows as a client decodes them. */
@@ -104,9 +194,16 @@ static int known_row(const hk_statrd *r, rd *x, int i, const char *line, size_t 
     char tmp[512];               /* a value, or a line read as any line; longer: read whole */
     double d;
     const trow *t = i < r->nrow ? &r->row[i] : NULL;
-    if (!t || len <= t->len || line[t->len] != '\t' || memcmp(line, r->keys.s + t->off, t->len))
+    if (!t || len <= t->len || line[t->len] != '\t' || !same(line, r->keys.s + t->off, t->len))
         return 1;
-    if (t->a.n < 0) {            /* not an agent row: read as any line */
+    const char *val = line + t->len + 1;
+    size_t vn = len - t->len - 1;
+    akey a = akey_of(t);
+    if (t->kind == K_WINDOW && count_of(val, vn, &d) && d <= hk_sr_max(&a))
+        return hk_sr_agent_number(x, &a, d);
+    if (t->kind == K_HOST)
+        return value_ok(val, vn) ? hk_sr_host_row(x, a.n) : 1;
+    if (a.n < 0) {               /* not an agent row: read as any line */
         int ok = len < sizeof tmp && !memchr(line, '\n', len) && !memchr(line, '\0', len);
         if (ok) {
             memcpy(tmp, line, len);
@@ -114,11 +211,11 @@ static int known_row(const hk_statrd *r, rd *x, int i, const char *line, size_t 
         }
         return ok ? hk_sr_line(x, tmp, tmp + len) : 1;
     }
-    if (t->a.p > 0 && t->a.name >= 0 && t->a.n < HK_STATREAD_HOSTS_MAX &&
-        hk_sr_plain(line + t->len + 1, len - t->len - 1, &d) && d <= hk_sr_max(&t->a))
-        return hk_sr_agent_number(x, &t->a, d); /* most rows: a count, read at once */
+    if (a.p > 0 && a.name >= 0 && a.n < HK_STATREAD_HOSTS_MAX &&
+        hk_sr_plain(val, vn, &d) && d <= hk_sr_max(&a))
+        return hk_sr_agent_number(x, &a, d); /* a number not a count: read at once */
     char *v = value(line + t->len + 1, len - t->len - 1, tmp, sizeof tmp);
-    return v ? hk_sr_agent_row(x, &t->a, r->keys.s + t->off, v) : 1;
+    return v ? hk_sr_agent_row(x, &a, r->keys.s + t->off, v) : 1;
 }
 
 /* One pass over the text (slow: every key by hash; r: by r's list of keys when it has one,
@@ -143,6 +240,8 @@ static int read_text(const char *text, size_t len, const char *file, int slow, h
     const char *nul = memchr(buf, '\0', len);
     if (slow)
         hk_sr_presize(&x, buf, len);
+    if (known)
+        hk_sr_reserve(&x, r->hosts); /* out of memory: said by the first row that wants it */
     int rc = 0, noting = r && !known;
     for (char *s = buf, *e; rc == 0 && s < buf + len; s = e + 1) {
         e = memchr(s, '\n', (size_t)(buf + len - s));
@@ -195,6 +294,8 @@ void hk_statrd_begin(hk_statrd *r, const char *file)
     r->rc = 0;
     r->st = (hk_status_file){.layout = HK_LAYOUT_SPHINX2};
     r->x = (rd){.s = &r->st, .file = file, .err = &r->err};
+    if (r->live)
+        hk_sr_reserve(&r->x, r->hosts); /* out of memory: said by the first row that wants it */
 }
 
 int hk_statrd_end(hk_statrd *r, const char *text, size_t len, hk_status_file *out,

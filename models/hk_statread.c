@@ -37,15 +37,22 @@ static int all_digits(const char *s, size_t n)
     return 1;
 }
 
+int hk_sr_reserve(rd *x, long n)
+{
+    if (n <= x->cap)
+        return 0;
+    int ch = x->cap, cw = x->cap, cm = x->cap; /* the three grow alike */
+    if (HK_GROW(x->s->h, ch, n) < 0 || HK_GROW(x->window, cw, n) < 0 ||
+        HK_GROW(x->mask, cm, n) < 0)
+        return -1;
+    x->cap = ch;
+    return 0;
+}
+
 static hk_sthost *host(rd *x, long i)
 {
-    if (i >= x->cap) {
-        int ch = x->cap, cw = x->cap, cm = x->cap; /* the three grow alike */
-        if (HK_GROW(x->s->h, ch, i + 1) < 0 || HK_GROW(x->window, cw, i + 1) < 0 ||
-            HK_GROW(x->mask, cm, i + 1) < 0)
-            return NULL;
-        x->cap = ch;
-    }
+    if (i >= x->cap && hk_sr_reserve(x, i + 1) < 0)
+        return NULL;
     if (i >= x->s->nhosts)
         x->s->nhosts = (int)i + 1;
     return &x->s->h[i];
@@ -227,6 +234,11 @@ int hk_sr_agent_row(rd *x, const akey *a, const char *key, const char *v)
 double hk_sr_max(const akey *a)
 {
     return a->name == MSECS ? HK_STATREAD_MS_MAX : HK_STATREAD_COUNT_MAX;
+}
+
+int hk_sr_host_row(rd *x, long n)
+{
+    return host(x, n) ? 0 : hk_err_set(x->err, x->file, x->line, 1, "out of memory");
 }
 
 int hk_sr_agent_number(rd *x, const akey *a, double d)

@@ -56,6 +56,12 @@ int hk_sr_agent_row(rd *x, const akey *a, const char *key, const char *v);
  * d was read by hk_sr_plain and is at most hk_sr_max(a): as hk_sr_agent_row reads it. */
 int hk_sr_agent_number(rd *x, const akey *a, double d);
 double hk_sr_max(const akey *a);
+/* A row of host n (below HK_STATREAD_HOSTS_MAX) that says nothing read (a plain row past the
+ * first five, one not known, a window not read): the host noted, as hk_sr_agent_row notes
+ * it. 0, or -1 out of memory. */
+int hk_sr_host_row(rd *x, long n);
+/* Room for hosts 0..n-1 made at once (a snapshot of known keys): 0, or -1 out of memory. */
+int hk_sr_reserve(rd *x, long n);
 /* The n bytes at v a plain decimal (at most 15 digits, one '.' not last): 1 and *out, else 0
  * (strtod's value, to the last bit, where it is 1). */
 int hk_sr_plain(const char *v, size_t n, double *out);
