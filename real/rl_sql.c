@@ -198,8 +198,10 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
         c->off += used;
         on_packet(c, p + 4, plen);
     }
-    if (c->off == c->in.len) {   /* everything parsed: start the buffer over */
-        hk_buf_reset(&c->in);
+    if (c->off > 0) {            /* what is parsed goes: the buffer holds a packet's part */
+        memmove(c->in.s, c->in.s + c->off, c->in.len - c->off);
+        c->in.len -= c->off;
+        c->in.s[c->in.len] = '\0';
         c->off = 0;
     }
 }
