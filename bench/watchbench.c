@@ -1,16 +1,20 @@
 /* watchbench: what following a master costs `hareal watch` per snapshot (not a test): a
  * 2.2.11 SHOW AGENT STATUS of M mirrors (M/4 agent lines of 4; hakarma's own status, from
- * dashboards with traffic) as the master sends it (one SphinxQL packet a row), decoded
- * (hk_sqlp, as rl_sql does) and read as the rows come (hk_statrd, the master's order of
- * keys kept from the first snapshot), judged (hk_watch_feed) and saved
- * (rl_wsave_put, into a temporary folder) once a karma period, timed in CPU seconds (the
- * kernel's included) over many snapshots; then the share of one core 50 masters of M mirrors
- * at one snapshot a second would take (the mean, and the median snapshot's: this VM's
- * neighbours make single snapshots slow). The socket's reads are not in it. Usage: watchbench
+ * dashboards with traffic) as the master sends it (one SphinxQL packet a row) through a
+ * socket (written by a thread of its own), read 64 KB at a time and split into packets as
+ * rl_sql reads them, decoded (hk_sqlp) and read as the rows come (hk_statrd, the master's
+ * order of keys kept from the first snapshot), judged (hk_watch_feed) and saved
+ * (rl_wsave_put, into a temporary folder, 16 MB kept) once a karma period, timed in the
+ * reading thread's CPU seconds (the kernel's included) over many snapshots; then the share of
+ * one core 50 masters of M mirrors at one snapshot a second would take (the mean, and the
+ * median snapshot's: this VM's neighbours make single snapshots slow). Usage: watchbench
  * [MIRRORS [SNAPSHOTS]]. */
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include "hk_conf.h"
@@ -29,17 +33,30 @@ static int by_value(const void *a, const void *b)
 static double cpu_s(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The status text as searchd's packets: a header, two column definitions, an EOF, a row
- * packet per line (two length-prefixed columns; every length here is under 251), an EOF. */
+static void packet(hk_buf *out, int *seq, const char *b, size_t n)
+{
+    unsigned char h[4] = {(unsigned char)n, (unsigned char)(n >> 8), 0, (unsigned char)(*seq)++};
+    hk_buf_put(out, (const char *)h, 4);
+    hk_buf_put(out, b, n);
+}
+
+/* The status text as searchd's packets: a column count, two column definitions, an EOF, a
+ * row packet per line (two length-prefixed columns; every length here is under 251), an
+ * EOF. */
 static void packets(const hk_buf *text, hk_buf *out)
 {
+    static const char count[1] = {2}, def[1] = {0}, eof[5] = {(char)0xfe, 0, 0, 2, 0};
     unsigned char h[4];
     int seq = 1;
     hk_buf_reset(out);
+    packet(out, &seq, count, 1);
+    packet(out, &seq, def, 1);
+    packet(out, &seq, def, 1);
+    packet(out, &seq, eof, 5);
     for (const char *s = text->s, *e; s < text->s + text->len; s = e + 1) {
         e = memchr(s, '\n', (size_t)(text->s + text->len - s));
         const char *tab = memchr(s, '\t', (size_t)(e - s));
@@ -56,26 +73,57 @@ static void packets(const hk_buf *text, hk_buf *out)
         hk_buf_put(out, (const char *)&l, 1);
         hk_buf_put(out, tab + 1, vl);
     }
+    packet(out, &seq, eof, 5);
 }
 
-/* rows through the decoder as rl_sql feeds it: 1 a column count, 2 definitions, an EOF,
- * the rows, an EOF. 0 or -1. */
-static int decode(hk_sqlp *q, const hk_buf *rows)
+/* The master's side: each snapshot's packets written to the socket when main posts. */
+typedef struct writer {
+    int fd;
+    sem_t go;
+    const hk_buf *wire;
+    int stop;
+} writer;
+
+static void *write_all(void *arg)
 {
-    static const uint8_t count[1] = {2}, def[1] = {0}, eof[5] = {0xfe, 0, 0, 2, 0};
-    hk_sqlp_begin(q, 1);
-    hk_sqlp_packet(q, count, 1);
-    hk_sqlp_packet(q, def, 1);
-    hk_sqlp_packet(q, def, 1);
-    hk_sqlp_packet(q, eof, 5);
-    const uint8_t *p = (const uint8_t *)rows->s;
-    size_t off = 0, n, used;
-    while (off < rows->len && hk_sqlp_split(p + off, rows->len - off, &n, &used) == 1) {
-        if (hk_sqlp_packet(q, p + off + 4, n) != HK_SQLP_MORE)
-            return -1;
-        off += used;
+    writer *w = arg;
+    for (;;) {
+        sem_wait(&w->go);
+        if (w->stop)
+            return NULL;
+        for (size_t off = 0; off < w->wire->len;) {
+            ssize_t k = write(w->fd, w->wire->s + off, w->wire->len - off);
+            if (k <= 0)
+                return NULL;
+            off += (size_t)k;
+        }
     }
-    return hk_sqlp_packet(q, eof, 5) == HK_SQLP_OK ? 0 : -1;
+}
+
+/* One answer read from fd as rl_sql reads it: 64 KB reads appended to in, packets split
+ * off and decoded, the parsed part dropped after each read. 0 or -1. */
+static int decode(hk_sqlp *q, int fd, hk_buf *in)
+{
+    char rbuf[65536];
+    hk_sqlp_begin(q, 1);
+    hk_buf_reset(in);
+    for (;;) {
+        ssize_t k = read(fd, rbuf, sizeof rbuf);
+        if (k <= 0)
+            return -1;
+        hk_buf_put(in, rbuf, (size_t)k);
+        const uint8_t *p = (const uint8_t *)in->s;
+        size_t off = 0, n, used;
+        int rc = HK_SQLP_MORE;
+        while (rc == HK_SQLP_MORE && hk_sqlp_split(p + off, in->len - off, &n, &used) == 1) {
+            rc = hk_sqlp_packet(q, p + off + 4, n);
+            off += used;
+        }
+        if (rc != HK_SQLP_MORE)
+            return rc == HK_SQLP_OK ? 0 : -1;
+        memmove(in->s, in->s + off, in->len - off);
+        in->len -= off;
+    }
 }
 
 static void on_row(void *ctx, const char *line, size_t len)
@@ -127,9 +175,18 @@ int main(int argc, char **argv)
     char dir[] = "/tmp/watchbench.XXXXXX";
     rl_wsave save;
     hk_sqlp q = {.row = on_row, .row_ctx = rd};
-    hk_buf text, wire;
+    hk_buf text, wire, in;
     hk_buf_init(&text);
     hk_buf_init(&wire);
+    hk_buf_init(&in);
+    int sv[2];
+    writer wr = {.wire = &wire};
+    pthread_t th;
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0 || sem_init(&wr.go, 0, 0) < 0)
+        return 1;
+    wr.fd = sv[1];
+    if (pthread_create(&th, NULL, write_all, &wr) != 0)
+        return 1;
     if (!mkdtemp(dir) || rl_wsave_open(&save, dir, 16 << 20, 0, &e) < 0)
         return 1;
     double *whole = calloc((size_t)n, sizeof *whole); /* each snapshot's, for the median */
@@ -149,8 +206,9 @@ int main(int argc, char **argv)
         bytes += (double)text.len;
         double c[5];
         c[0] = cpu_s();
+        sem_post(&wr.go);
         hk_statrd_begin(rd, "bench");
-        if (decode(&q, &wire) < 0)
+        if (decode(&q, sv[0], &in) < 0)
             return 1;
         c[1] = cpu_s();
         hk_status_file st;
@@ -175,8 +233,14 @@ int main(int argc, char **argv)
     qsort(whole, (size_t)n, sizeof *whole, by_value);
     double med = whole[n / 2];
     free(whole);
+    wr.stop = 1;
+    sem_post(&wr.go);
+    pthread_join(th, NULL);
+    close(sv[0]);
+    close(sv[1]);
+    sem_destroy(&wr.go);
     printf("watchbench: %d mirrors, %d snapshots of %.0f KB: %.2f ms of CPU a snapshot (%.2f "
-           "decoded and read, %.2f read's end, %.2f judged, %.2f saved); 50 such masters at 1 "
+           "received, decoded and read, %.2f read's end, %.2f judged, %.2f saved); 50 such masters at 1 "
            "snapshot/s: "
            "%.1f%% of one core (the median snapshot: %.2f ms, %.1f%%)\n", m, n, bytes / n / 1024,
            per * 1e3, cost[0] / n * 1e3, cost[1] / n * 1e3, cost[2] / n * 1e3, cost[3] / n * 1e3,
@@ -192,6 +256,7 @@ int main(int argc, char **argv)
     hk_statrd_free(rd);
     hk_buf_free(&text);
     hk_buf_free(&wire);
+    hk_buf_free(&in);
     hk_wevents_free(&ev);
     hk_watch_free(w);
     free(h);
