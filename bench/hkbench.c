@@ -69,7 +69,7 @@ static int simulate(const char *path, int variant, int64_t dur_us, run *out)
     out->attempts = 0;
     for (int i = 0; i < w->nli; i++)
         for (int j = 0; j < w->m[0].li[i].l->n; j++)
-            out->attempts += w->tot[i][j].q;
+            out->attempts += w->led.tot[i][j].q;
     sim_free(w);
     hk_loaded_free(&L);
     return 0;

@@ -95,6 +95,29 @@ void hk_rep_mark(hk_rep_row *rows, int n, const hk_scn *s, const hk_findings *fd
     }
 }
 
+hk_rep_row *hk_rep_rows(const hk_ledger *L, int *n)
+{
+    const hk_cluster *cl = L->cl;
+    *n = 0;
+    for (int t = 0; t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++)
+            *n += cl->tables[t].lines[k].a.n;
+    hk_rep_row *r = calloc((size_t)*n + 1, sizeof *r);
+    for (int t = 0, i = 0; r && t < cl->ntables; t++)
+        for (int k = 0; k < cl->tables[t].nlines; k++) {
+            const hk_line_conf *lc = &cl->tables[t].lines[k];
+            for (int j = 0; j < lc->a.n; j++, i++) {
+                const hk_ltot *tt = hk_ledger_at(L, L->li_base[t] + k, j);
+                r[i] = (hk_rep_row){.table = cl->tables[t].name,
+                                    .mirror = cl->hosts[lc->host[j]].name, .agent = k + 1,
+                                    .q = tt->q, .err = tt->err, .lat = &tt->lat, .has_conn = 1,
+                                    .connects = tt->connects, .pool_hits = tt->hits,
+                                    .pool_misses = tt->misses, .pool_fallbacks = tt->fallbacks};
+            }
+        }
+    return r;
+}
+
 void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max)
 {
     fprintf(f, "%-16s %5s %-22s %7s %10s %8s %9s %9s %9s %9s\n", "table", "agent", "mirror",

@@ -10,6 +10,7 @@
 #include "hk_cluster.h"
 #include "hk_hist.h"
 #include "hk_find.h"
+#include "hk_ledger.h"
 #include "hk_scn.h"
 #include "hk_strat.h"
 
@@ -41,6 +42,9 @@ typedef struct hk_rep_row {
                                     slot, no slot free (a plain connection) */
 } hk_rep_row;
 
+/* The run's per-mirror rows, from a ledger's totals (rows point into it): NULL out of memory
+ * (caller frees). */
+hk_rep_row *hk_rep_rows(const hk_ledger *L, int *n);
 /* Set keep on the rows of a mirror with a fault in s, or named by a finding of fd (its
  * mirror, or every mirror of its line when it names none). */
 void hk_rep_mark(hk_rep_row *rows, int n, const hk_scn *s, const hk_findings *fd);

@@ -171,7 +171,7 @@ static void record(rl_master *m, rl_att *a, int ev, int64_t now)
         return;
     }
     int li = m->li_base[a->q->table] + a->k, j = a->q->ls[a->k].mirror;
-    rl_mstat *s = &m->st[li][j];
+    hk_lper *s = &m->st[li][j];
     int ok = hk_ev_ok(ev);
     if (a->reported_us >= 0) /* the agent's own query time: its service time, for c3 */
         hk_line_feedback(m->lines[li], j, (double)a->reported_us, -1);
@@ -179,10 +179,8 @@ static void record(rl_master *m, rl_att *a, int ev, int64_t now)
     hk_tl_outcome(&m->tl, m->series[li] + j, now, ev, now - a->t_start);
     if (ok) {
         hk_hist_add(&s->per, (double)(now - a->t_start));
-        s->tok++;
     } else {
         s->err++;
-        s->terr++;
     }
 }
 
@@ -319,7 +317,8 @@ static void connected(rl_att *a)
 {
     a->phase = PH_HELLO;
     if (a->q) /* a search's connection (pings are not counted: the mirrors' logs hold searches) */
-        a->m->st[a->m->li_base[a->q->table] + a->k][a->q->ls[a->k].mirror].connects++;
+        hk_ledger_at(&a->m->led, a->m->li_base[a->q->table] + a->k,
+                     a->q->ls[a->k].mirror)->connects++;
     if (!a->m->var->hello_in_connect) { /* Manticore pipelines: the query timeout starts now */
         a->connect_us = rl_now_us() - a->t_start;
         uv_timer_start(&a->timer, on_att_timer, (uint64_t)(a->qtimeout_us / 1000), 0);
@@ -489,9 +488,8 @@ static void attempt(rl_master *m, rl_q *q, int k, int choose)
     hk_line_begin(m->lines[li], ls->mirror, now);
     hk_tl_attempt(&m->tl, m->series[li] + ls->mirror, now);
     note_readmit(m, h, now);
-    rl_mstat *st = &m->st[li][ls->mirror];
-    st->q++;
-    st->tq++;
+    m->st[li][ls->mirror].q++;
+    hk_ltot *st = hk_ledger_at(&m->led, li, ls->mirror);
     int pooled = 0, fd = -1;
     if (lc->a.persistent && rl_mpool_has(&m->mp, h)) {
         fd = rl_mpool_rent(&m->mp, h);
@@ -602,7 +600,7 @@ static void close_period(rl_master *m, int64_t now)
                 if (m->st[li][0].pn == 0)
                     sample(&m->sample_timer);
                 for (int j = 0; j < m->lines[li]->n; j++) {
-                    rl_mstat *s = &m->st[li][j];
+                    hk_lper *s = &m->st[li][j];
                     int h = cl->tables[t].lines[k].host[j];
                     hk_rep_period_row(m->c.periods, m->period,
                                       (double)(m->period_start_us - m->t0_us) / 1e6, 0,
@@ -613,10 +611,8 @@ static void close_period(rl_master *m, int64_t now)
             }
     for (int i = 0; i < m->nli; i++)
         for (int j = 0; j < m->lines[i]->n; j++) {
-            rl_mstat *s = &m->st[i][j];
-            hk_hist_merge(&s->tot, &s->per);
-            hk_hist_reset(&s->per);
-            s->q = s->err = 0;
+            hk_lper *s = &m->st[i][j];
+            hk_ledger_fold(hk_ledger_at(&m->led, i, j), s);
             s->psum = 0;
             s->pn = 0;
         }
@@ -688,7 +684,7 @@ static int alloc_lines(rl_master *m)
     m->lines = calloc((size_t)m->nli + 1, sizeof *m->lines);
     m->st = calloc((size_t)m->nli + 1, sizeof *m->st);
     m->series = calloc((size_t)m->nli + 1, sizeof *m->series);
-    if (!m->li_base || !m->lines || !m->st || !m->series)
+    if (!m->li_base || !m->lines || !m->st || !m->series || hk_ledger_init(&m->led, cl) < 0)
         return -1;
     int maxn = 1, nser = 0;
     for (int t = 0; t < cl->ntables; t++)
@@ -840,25 +836,7 @@ int rl_master_finish(rl_master *m, const char *dir, hk_err *err)
 
 hk_rep_row *rl_master_rows(const rl_master *m, int *n)
 {
-    const hk_cluster *cl = m->c.cl;
-    *n = 0;
-    for (int i = 0; i < m->nli; i++)
-        *n += m->lines[i]->n;
-    hk_rep_row *r = calloc((size_t)*n + 1, sizeof *r);
-    for (int t = 0, i = 0; r && t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++) {
-            int li = m->li_base[t] + k;
-            for (int j = 0; j < m->lines[li]->n; j++, i++) {
-                const rl_mstat *s = &m->st[li][j];
-                r[i] = (hk_rep_row){.table = cl->tables[t].name,
-                                    .mirror = cl->hosts[cl->tables[t].lines[k].host[j]].name,
-                                    .agent = k + 1, .q = s->tq, .err = s->terr, .lat = &s->tot,
-                                    .has_conn = 1, .connects = s->connects,
-                                    .pool_hits = s->hits, .pool_misses = s->misses,
-                                    .pool_fallbacks = s->fallbacks};
-            }
-        }
-    return r;
+    return hk_rep_rows(&m->led, n);
 }
 
 void rl_master_free(rl_master *m)
@@ -868,7 +846,6 @@ void rl_master_free(rl_master *m)
     for (int i = 0; m->lines && i < m->nli; i++) {
         for (int j = 0; m->st && m->st[i] && m->lines[i] && j < m->lines[i]->n; j++) {
             hk_hist_free(&m->st[i][j].per);
-            hk_hist_free(&m->st[i][j].tot);
         }
         hk_line_free(m->lines[i]);
         if (m->st)
@@ -881,6 +858,7 @@ void rl_master_free(rl_master *m)
     hk_tl_free(&m->tl);
     hk_hist_free(&m->all);
     hk_hist_free(&m->per_all);
+    hk_ledger_free(&m->led);
     free(m->li_base);
     free(m->pings);
     free(m->probs);
@@ -905,7 +883,7 @@ int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_fin
         return hk_err_set(err, dir, 0, 0, "out of memory");
     for (int s = 0; s < m->tl.nser; s++) { /* one master: series = line x mirror */
         const hk_tl_series *se = &m->tl.ser[s];
-        lat[s] = &m->st[m->li_base[se->table] + se->line][se->mirror].tot;
+        lat[s] = &hk_ledger_at(&m->led, m->li_base[se->table] + se->line, se->mirror)->lat;
     }
     hk_find_in in = {
         .tl = &m->tl, .scn = scn, .var = m->var,

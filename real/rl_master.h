@@ -14,6 +14,7 @@
 #include "hk_cluster.h"
 #include "hk_find.h"
 #include "hk_hist.h"
+#include "hk_ledger.h"
 #include "hk_strat.h"
 #include "hk_tl.h"
 #include "rl_mpool.h"
@@ -52,14 +53,6 @@ typedef struct rl_master_cfg {
     void *ctx;
 } rl_master_cfg;
 
-typedef struct rl_mstat {
-    uint64_t q, err, tq, terr, tok;
-    uint64_t connects, hits, misses, fallbacks; /* the run's: connections opened, the pool's
-                                    answers (reused, a slot opened, no slot: plain) */
-    hk_hist per, tot;
-    double psum;
-    int pn;
-} rl_mstat;
 
 struct rl_master {
     uv_loop_t *loop;
@@ -67,7 +60,8 @@ struct rl_master {
     const hk_variant *var;
     hk_dash *dash;               /* per host */
     hk_line **lines;             /* every agent line */
-    rl_mstat **st;               /* [line][mirror] */
+    hk_lper **st;                /* [line][mirror]: this karma period */
+    hk_ledger led;               /* the run's totals per route */
     int nli, *li_base;
     int *series;                 /* per line: its first series in the timeline */
     gsl_rng *rng;

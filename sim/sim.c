@@ -193,20 +193,6 @@ static int init_masters(sim_world *w)
     return rc;
 }
 
-static int init_totals(sim_world *w)
-{
-    const hk_cluster *cl = w->s->cl;
-    w->tot = calloc((size_t)w->nli + 1, sizeof *w->tot);
-    if (!w->tot)
-        return -1;
-    for (int t = 0; t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++)
-            if (!(w->tot[w->li_base[t] + k] = calloc((size_t)cl->tables[t].lines[k].a.n,
-                                                      sizeof(sim_total))))
-                return -1;
-    return 0;
-}
-
 /* Lines per table, the largest line, the longest table. */
 static int init_layout(sim_world *w)
 {
@@ -262,7 +248,7 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
     sim_heap_init(&w->h);
     hk_buf_init(&w->status);
     if (!w->rng_arr || !w->rng_pick || init_layout(w) < 0 || init_mirrors(w) < 0 ||
-        init_masters(w) < 0 || init_totals(w) < 0) {
+        init_masters(w) < 0 || hk_ledger_init(&w->led, s->cl) < 0) {
         sim_free(w);
         return NULL;
     }
@@ -302,13 +288,7 @@ void sim_free(sim_world *w)
         hk_fcfs_free(&w->mir[h].workers);
     }
     free(w->mir);
-    for (int t = 0, i = 0; w->tot && t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++, i++) {
-            for (int j = 0; w->tot[i] && j < cl->tables[t].lines[k].a.n; j++)
-                hk_hist_free(&w->tot[i][j].lat);
-            free(w->tot[i]);
-        }
-    free(w->tot);
+    hk_ledger_free(&w->led);
     if (w->rng_arr)
         gsl_rng_free(w->rng_arr);
     if (w->rng_pick)
@@ -397,6 +377,7 @@ int sim_run(sim_world *w)
         dispatch(w, &e);
     }
     sim_p_fold(w); /* queries that finished after the last period closed */
+    sim_p_conns(w);
     hk_tl_fill(&w->tl);
     return w->stopped ? w->stopped : w->trace_failed ? -1 : 0;
 }

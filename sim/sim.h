@@ -19,6 +19,7 @@
 #include "hk_buf.h"
 #include "hk_fcfs.h"
 #include "hk_hist.h"
+#include "hk_ledger.h"
 #include "hk_pool.h"
 #include "hk_ports.h"
 #include "hk_scn.h"
@@ -43,14 +44,6 @@ typedef struct sim_opts {
  * (sim_alloc_lines), so what an event touches misses as few lines as it can. */
 #define SIM_CACHE_LINE 64
 
-/* Per master x line x mirror, this karma period. */
-typedef struct sim_mstat {
-    uint64_t q, err;             /* attempts routed, failed */
-    double psum;                 /* sum of sampled probabilities */
-    int pn;
-    hk_hist per;                 /* latency of the successful attempts (the route's second
-                                    cache line: added to in batches) */
-} sim_mstat;
 
 typedef struct sim_mirror {      /* in cache lines (the array is aligned): what an attempt
                                     reads first and the workers, then the draw's head and the
@@ -68,12 +61,6 @@ typedef struct sim_mirror {      /* in cache lines (the array is aligned): what 
 _Static_assert(sizeof(sim_mirror) % SIM_CACHE_LINE == 0, "mirrors lie in whole cache lines");
 _Static_assert(offsetof(sim_mirror, svc) == SIM_CACHE_LINE, "the draw's head starts a line");
 
-/* Totals per table x line x mirror (all masters), for the summary. */
-typedef struct sim_total {
-    uint64_t q, err, ok;
-    hk_hist lat;
-} sim_total;
-
 /* What an attempt on one mirror of one master's agent line touches, found once at set-up: the
  * hot path follows one pointer instead of recomputing five indexes per event. */
 typedef struct sim_route {       /* two cache lines (aligned): what an attempt and its answer
@@ -82,7 +69,8 @@ typedef struct sim_route {       /* two cache lines (aligned): what an attempt a
     sim_mirror *mr;              /* the host */
     int host, series;            /* host index, timeline series */
     int ext;                     /* the line's strategy is an extension (it hears every end) */
-    sim_mstat ms;                /* this period's counters (beside the rest: one less miss) */
+    hk_lper ms;                  /* this period's counters (beside the rest: one less miss;
+                                    its histogram, added to in batches, the second line) */
 } sim_route;
 _Static_assert(offsetof(sim_route, ms.per) == SIM_CACHE_LINE, "the histogram starts the second line");
 
@@ -190,7 +178,7 @@ typedef struct sim_world {
     uint64_t n_ok, n_partial, n_error, n_unknown;
     hk_hist all, per_all;        /* latency of answered (ok and partial) queries */
     uint64_t per_ok, per_partial, per_err;
-    sim_total **tot;             /* [line index][mirror] */
+    hk_ledger led;               /* the run's totals per route (all masters) */
     double *probs;               /* scratch */
     hk_tl tl;                    /* the fine timeline every analysis reads */
     sim_lat lat[SIM_LAT_BATCH];  /* answers' latencies not yet in their period histograms */
@@ -232,6 +220,8 @@ void sim_p_ping_done(sim_world *w, int64_t now, int mi, int h);
 void sim_p_sample(sim_world *w, int64_t now);
 void sim_p_close(sim_world *w, int64_t now);
 void sim_p_fold(sim_world *w);
+/* The run's end: every master's connection counts added to the ledger's totals (once). */
+void sim_p_conns(sim_world *w);
 void sim_p_lat_flush(sim_world *w);
 static inline void sim_p_lat(sim_world *w, hk_hist *h, double us)
 {

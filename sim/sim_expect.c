@@ -102,9 +102,9 @@ static int connects(const hk_claim *c, const sim_world *w, char *ev, int n)
             for (int j = 0; j < lc->a.n; j++, i++) {
                 if (strcmp(cl->hosts[lc->host[j]].name, c->mirror))
                     continue;
-                q += w->tot[w->li_base[t] + k][j].q;
-                for (int mi = 0; mi < w->nm; mi++)
-                    cn += w->m[mi].conn[i].connects;
+                const hk_ltot *tt = hk_ledger_at(&w->led, w->li_base[t] + k, j);
+                q += tt->q;
+                cn += tt->connects;
             }
         }
     double got = q ? (double)cn / (double)q : NAN;

@@ -20,7 +20,7 @@ void sim_out_period(sim_world *w, int master, const sim_linst *li, int j, double
 {
     const hk_table *t = &w->s->cl->tables[li->table];
     const hk_line_conf *lc = &t->lines[li->line];
-    const sim_mstat *ms = &li->rt[j].ms;
+    const hk_lper *ms = &li->rt[j].ms;
     hk_rep_period_row(w->o.periods, w->period, t_s, master, t->name, li->line + 1,
                       w->s->cl->hosts[lc->host[j]].name, prob,
                       li->l->w[j] * w->var->display_scale, ms->q, ms->err,

@@ -121,18 +121,25 @@ void sim_p_fold(sim_world *w)
         for (int i = 0; i < w->nli; i++) {
             sim_linst *li = &w->m[mi].li[i];
             for (int j = 0; j < li->l->n; j++) {
-                sim_mstat *ms = &li->rt[j].ms;
-                sim_total *tt = &w->tot[i][j];
-                tt->q += ms->q;
-                tt->err += ms->err;
-                tt->ok += ms->per.n;
-                ms->q = ms->err = 0;
-                hk_hist_merge(&tt->lat, &ms->per);
-                hk_hist_reset(&ms->per);
+                hk_ledger_fold(hk_ledger_at(&w->led, i, j), &li->rt[j].ms);
             }
         }
     hk_hist_merge(&w->all, &w->per_all);
     hk_hist_reset(&w->per_all);
+}
+
+void sim_p_conns(sim_world *w)
+{
+    for (int mi = 0; mi < w->nm; mi++)
+        for (int i = 0, r = 0; i < w->nli; i++)
+            for (int j = 0; j < w->m[mi].li[i].l->n; j++, r++) {
+                const sim_conn *c = &w->m[mi].conn[r];
+                hk_ltot *t = hk_ledger_at(&w->led, i, j);
+                t->connects += c->connects;
+                t->hits += c->hits;
+                t->misses += c->misses;
+                t->fallbacks += c->fallbacks;
+            }
 }
 
 /* The period being closed starts at its block's start, or at the run's start. */
@@ -154,7 +161,7 @@ void sim_p_close(sim_world *w, int64_t now)
             if (li->rt[0].ms.pn == 0)
                 sim_p_sample(w, now);
             for (int j = 0; j < li->l->n; j++) {
-                sim_mstat *ms = &li->rt[j].ms;
+                hk_lper *ms = &li->rt[j].ms;
                 if (w->o.periods)
                     sim_out_period(w, mi, li, j, t_s, ms->pn ? ms->psum / ms->pn : 0);
                 ms->psum = 0;

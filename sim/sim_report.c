@@ -60,7 +60,7 @@ static int series_lat(const sim_world *w, sim_result *r)
         return -1;
     for (int s = 0; s < t->nser; s++) {
         const hk_tl_series *se = &t->ser[s];
-        r->lat[s] = &w->tot[w->li_base[se->table] + se->line][se->mirror].lat;
+        r->lat[s] = &hk_ledger_at(&w->led, w->li_base[se->table] + se->line, se->mirror)->lat;
     }
     return 0;
 }
@@ -139,7 +139,7 @@ static void shares_of(const sim_world *w, sim_figures *f)
     f->nshares = sim_share_count(w->s);
     for (int t = 0, i = 0; t < cl->ntables; t++)
         for (int k = 0; k < cl->tables[t].nlines; k++) {
-            const sim_total *tt = w->tot[w->li_base[t] + k];
+            const hk_ltot *tt = w->led.tot[w->li_base[t] + k];
             uint64_t all = 0;
             for (int j = 0; j < cl->tables[t].lines[k].a.n; j++)
                 all += tt[j].q;
@@ -178,36 +178,6 @@ void sim_figures_of(const sim_world *w, const sim_result *r, sim_figures *f)
     }
 }
 
-/* The run's per-mirror totals as report rows (caller frees). */
-static hk_rep_row *mirror_rows(const sim_world *w, int *n)
-{
-    const hk_cluster *cl = w->s->cl;
-    *n = 0;
-    for (int t = 0; t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++)
-            *n += cl->tables[t].lines[k].a.n;
-    hk_rep_row *r = calloc((size_t)*n + 1, sizeof *r);
-    for (int t = 0, i = 0; r && t < cl->ntables; t++)
-        for (int k = 0; k < cl->tables[t].nlines; k++) {
-            const hk_line_conf *lc = &cl->tables[t].lines[k];
-            const sim_total *tt = w->tot[w->li_base[t] + k];
-            for (int j = 0; j < lc->a.n; j++, i++) {
-                r[i] = (hk_rep_row){.table = cl->tables[t].name,
-                                    .mirror = cl->hosts[lc->host[j]].name, .agent = k + 1,
-                                    .q = tt[j].q, .err = tt[j].err, .lat = &tt[j].lat,
-                                    .has_conn = 1};
-                for (int mi = 0; mi < w->nm; mi++) { /* route i of every master */
-                    const sim_conn *c = &w->m[mi].conn[i];
-                    r[i].connects += c->connects;
-                    r[i].pool_hits += c->hits;
-                    r[i].pool_misses += c->misses;
-                    r[i].pool_fallbacks += c->fallbacks;
-                }
-            }
-        }
-    return r;
-}
-
 static void print_head(FILE *out, const sim_world *w, const char *scenario)
 {
     char start[40];
@@ -241,7 +211,7 @@ void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *s
         hk_ans_findings(out, &r->ans);
     print_head(out, w, scenario);
     int n;
-    hk_rep_row *rows = mirror_rows(w, &n);
+    hk_rep_row *rows = hk_rep_rows(&w->led, &n);
     if (rows)
         hk_rep_mark(rows, n, w->s, r->ans.fd);
     if (rows)
@@ -257,7 +227,7 @@ void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *s
 static int write_summary(const sim_world *w, const char *dir, hk_err *err)
 {
     int n;
-    hk_rep_row *r = mirror_rows(w, &n);
+    hk_rep_row *r = hk_rep_rows(&w->led, &n);
     hk_out o;
     if (!r || hk_out_open(&o, dir, "summary.csv", err) < 0) {
         free(r);

@@ -157,9 +157,9 @@ static void period_rows_hold_every_answer(void **st)
     assert_int_equal(rows, 12); /* 6 periods x 2 mirrors, every one asked */
     uint64_t ok = 0;
     for (int j = 0; j < 2; j++) {
-        assert_int_equal(w->tot[0][j].ok, w->tot[0][j].lat.n);
-        assert_int_equal(w->tot[0][j].q, w->tot[0][j].ok);
-        ok += w->tot[0][j].ok;
+        assert_int_equal(w->led.tot[0][j].ok, w->led.tot[0][j].lat.n);
+        assert_int_equal(w->led.tot[0][j].q, w->led.tot[0][j].ok);
+        ok += w->led.tot[0][j].ok;
     }
     assert_int_equal(ok, w->n_ok);
     assert_true(w->n_ok > 150);
@@ -350,7 +350,7 @@ static void persistent_pool_connects(void **st)
             sim_world *w = run(s, v ? HK_VAR_SPHINX2 : HK_VAR_MANTICORE, -1, 3);
             for (int j = 0; j < 2; j++) {
                 const sim_conn *k = conn_of(w, j);
-                uint64_t q = w->tot[0][j].q;
+                uint64_t q = w->led.tot[0][j].q;
                 assert_true(q > 1000);
                 assert_int_equal(k->hits + k->misses + k->fallbacks, q);
                 assert_int_equal(k->connects, k->misses + k->fallbacks);
@@ -417,7 +417,7 @@ static void ports_run_out(void **st)
             /* 122,748 in the first 40.9 s, none to 60 s; from 60 s each second gives back the
              * 3,000 ports of the second 60 s before it, so 3,000/s connect again to 90 s */
             const sim_conn *k = conn_of(w, 0);
-            assert_int_equal(k->connects + k->no_port, w->tot[0][0].q);
+            assert_int_equal(k->connects + k->no_port, w->led.tot[0][0].q);
             assert_int_equal(k->connects, 122748 + 3000 * 30);
         } else {
             assert_int_equal(p->first_out_us, -1);
