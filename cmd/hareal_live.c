@@ -14,6 +14,7 @@
 #include "hk_csv.h"
 #include "hk_plot.h"
 #include "hk_pool.h"
+#include "hk_folder.h"
 #include "hk_report.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
@@ -149,8 +150,16 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
 {
     hk_err e;
     hk_findings fd = {0};
-    int rc = rl_master_analyse(m, s, rl_drive_lag_p99(d), &fd, o->c.out, &e);
+    int rc = rl_master_analyse(m, s, rl_drive_lag_p99(d), &fd, &e);
     hk_ans a = {&fd, &m->tl, s, 1};
+    hk_rep_run meta = {.program = "hareal live", .scenario = o->scenario, .variant = m->var->name,
+                       .strategy = o->c.strategy >= 0 ? hk_strat_get(o->c.strategy)->name :
+                                   "as configured", .masters = 1, .duration_s = (double)dur / 1e6,
+                       .karma_s = s->cl->set.karma_s, .seed = seed};
+    hk_folder files = {.ans = &a, .led = &m->led, .status = m->status.s,
+                       .status_len = m->status.len, .run = &meta};
+    if (rc == 0)
+        rc = hk_folder_write(&files, o->c.out, &e);
     if (rc == 0 && !o->c.quiet)
         rl_report(stdout, m, d, WHO, &a, 0);
     hk_buf verdict, table; /* --compare-sim's, in report.txt too (so in index.html) */
@@ -175,13 +184,8 @@ static int report(const lopts *o, live *lv, const hk_scn *s, rl_master *m, rl_dr
     hk_buf_free(&verdict);
     int gate = rc == 0 ? rl_fail_on(&o->c, WHO, &a, 0) : 0;
     hk_findings_free(&fd);
-    hk_rep_run meta = {.program = "hareal live", .scenario = o->scenario, .variant = m->var->name,
-                       .strategy = o->c.strategy >= 0 ? hk_strat_get(o->c.strategy)->name :
-                                   "as configured", .masters = 1, .duration_s = (double)dur / 1e6,
-                       .karma_s = s->cl->set.karma_s, .seed = seed};
     if (rc == 0 && (hk_out_write_all(o->c.out, "scenario.txt", lv->L.text, strlen(lv->L.text),
-                                     &e) < 0 || hk_rep_faults(s, dur, o->c.out, &e) < 0 ||
-                    hk_rep_run_csv(&meta, o->c.out, &e) < 0))
+                                     &e) < 0 || hk_rep_faults(s, dur, o->c.out, &e) < 0))
         rc = -1;
     if (rc < 0) {
         hk_print_err(WHO, &e);

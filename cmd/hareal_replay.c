@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include "hk_keys.h"
 #include "hk_plot.h"
+#include "hk_folder.h"
 #include "hk_report.h"
 #include "hk_scnload.h"
 #include "hk_time.h"
@@ -96,29 +97,31 @@ static int finish(const ropts *o, rl_master *m, rl_drive *d, const hk_loaded *L)
     hk_scn shell = {0}; /* a replay has a cluster but no scenario: no faults */
     shell.cl = L->cl;
     hk_findings fd = {0};
-    if (rl_master_analyse(m, &shell, rl_drive_lag_p99(d), &fd, o->c.out, &e) < 0) {
+    if (rl_master_analyse(m, &shell, rl_drive_lag_p99(d), &fd, &e) < 0) {
         hk_print_err(WHO, &e);
         hk_findings_free(&fd);
         return HK_EXIT_RUN;
     }
     hk_ans a = {&fd, &m->tl, &shell, 1};
-    if (!o->c.quiet)
+    hk_rep_run meta = {.program = "hareal replay", .scenario = o->config, .variant = m->var->name,
+                       .strategy = o->c.strategy >= 0 ? hk_strat_get(o->c.strategy)->name :
+                                   "as configured", .masters = 1,
+                       .duration_s = (double)(m->end_us - m->t0_us) / 1e6,
+                       .karma_s = L->cl->set.karma_s, .seed = (uint64_t)o->c.seed};
+    hk_folder files = {.ans = &a, .led = &m->led, .status = m->status.s,
+                       .status_len = m->status.len, .run = &meta};
+    int rc = hk_folder_write(&files, o->c.out, &e);
+    if (rc == 0 && !o->c.quiet)
         rl_report(stdout, m, d, o->c.trace, &a, 0);
     hk_out ro;
-    int rc = hk_out_open(&ro, o->c.out, "report.txt", &e);
+    if (rc == 0)
+        rc = hk_out_open(&ro, o->c.out, "report.txt", &e);
     if (rc == 0) {
         rl_report(ro.f, m, d, o->c.trace, &a, 1);
         rc = hk_out_commit(&ro, &e);
     }
     if (rc == 0)
         rc = hk_out_write_all(o->c.out, "scenario.txt", L->text, strlen(L->text), &e);
-    hk_rep_run meta = {.program = "hareal replay", .scenario = o->config, .variant = m->var->name,
-                       .strategy = o->c.strategy >= 0 ? hk_strat_get(o->c.strategy)->name :
-                                   "as configured", .masters = 1,
-                       .duration_s = (double)(m->end_us - m->t0_us) / 1e6,
-                       .karma_s = L->cl->set.karma_s, .seed = (uint64_t)o->c.seed};
-    if (rc == 0)
-        rc = hk_rep_run_csv(&meta, o->c.out, &e);
     int gate = rc == 0 ? rl_fail_on(&o->c, WHO, &a, 0) : 0;
     hk_findings_free(&fd);
     if (rc < 0) {

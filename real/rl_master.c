@@ -807,31 +807,17 @@ void rl_master_abort(rl_master *m)
         att_finish(m->atts, -1);
 }
 
-int rl_master_finish(rl_master *m, const char *dir, hk_err *err)
+int rl_master_finish(rl_master *m, hk_err *err)
 {
     int64_t now = rl_now_us();
     if (!m->end_us)
         m->end_us = now;
     close_period(m, now);
-    const hk_cluster *cl = m->c.cl;
-    int n;
-    hk_rep_row *rows = rl_master_rows(m, &n);
-    hk_out o;
-    if (!rows || hk_out_open(&o, dir, "summary.csv", err) < 0) {
-        free(rows);
-        return rows ? -1 : hk_err_set(err, dir, 0, 0, "out of memory");
-    }
-    hk_rep_summary_csv(o.f, rows, n);
-    free(rows);
-    if (hk_out_commit(&o, err) < 0)
-        return -1;
-    hk_buf b;
-    hk_buf_init(&b);
-    int rc = hk_rep_status(&b, cl, m->dash, m->lines, m->var, now, "hareal master, at the end") < 0
-             ? hk_err_set(err, dir, 0, 0, "out of memory")
-             : hk_out_write_all(dir, "agent_status.txt", b.s ? b.s : "", b.len, err);
-    hk_buf_free(&b);
-    return rc;
+    hk_buf_reset(&m->status);
+    if (hk_rep_status(&m->status, m->c.cl, m->dash, m->lines, m->var, now,
+                      "hareal master, at the end") < 0)
+        return hk_err_set(err, "SHOW AGENT STATUS", 0, 0, "out of memory");
+    return 0;
 }
 
 hk_rep_row *rl_master_rows(const rl_master *m, int *n)
@@ -859,6 +845,7 @@ void rl_master_free(rl_master *m)
     hk_hist_free(&m->all);
     hk_hist_free(&m->per_all);
     hk_ledger_free(&m->led);
+    hk_buf_free(&m->status);
     free(m->li_base);
     free(m->pings);
     free(m->probs);
@@ -874,13 +861,13 @@ void rl_master_free(rl_master *m)
 }
 
 int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_findings *out,
-                      const char *dir, hk_err *err)
+                      hk_err *err)
 {
     memset(out, 0, sizeof *out); /* zeroed on entry: a caller frees it on every way out */
     hk_tl_fill(&m->tl);
     const hk_hist **lat = calloc((size_t)m->tl.nser + 1, sizeof *lat);
     if (!lat)
-        return hk_err_set(err, dir, 0, 0, "out of memory");
+        return hk_err_set(err, "findings", 0, 0, "out of memory");
     for (int s = 0; s < m->tl.nser; s++) { /* one master: series = line x mirror */
         const hk_tl_series *se = &m->tl.ser[s];
         lat[s] = &hk_ledger_at(&m->led, m->li_base[se->table] + se->line, se->mirror)->lat;
@@ -894,11 +881,6 @@ int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_fin
     int rc = hk_find_run(&in, out);
     free(lat);
     if (rc < 0)
-        return hk_err_set(err, dir, 0, 0, "out of memory");
-    hk_ans a = {out, &m->tl, scn, 1};
-    if (hk_ans_findings_csv(&a, dir, err) < 0 || hk_ans_findings_json(&a, dir, err) < 0 ||
-        hk_ans_readmission_csv(&a, dir, err) < 0 ||
-        hk_ans_timeline_csv(&a, dir, err) < 0 || hk_ans_convergence_csv(&a, dir, err) < 0)
-        return -1;
+        return hk_err_set(err, "findings", 0, 0, "out of memory");
     return 0;
 }

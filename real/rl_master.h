@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <uv.h>
+#include "hk_buf.h"
 #include "hk_cluster.h"
 #include "hk_find.h"
 #include "hk_hist.h"
@@ -62,6 +63,7 @@ struct rl_master {
     hk_line **lines;             /* every agent line */
     hk_lper **st;                /* [line][mirror]: this karma period */
     hk_ledger led;               /* the run's totals per route */
+    hk_buf status;               /* SHOW AGENT STATUS at the end (rl_master_finish) */
     int nli, *li_base;
     int *series;                 /* per line: its first series in the timeline */
     gsl_rng *rng;
@@ -91,13 +93,14 @@ int rl_master_submit(rl_master *m, uint64_t id, int table, const char *query, in
 void rl_master_stop(rl_master *m);
 /* Stop and abort every attempt in flight (Ctrl-C). */
 void rl_master_abort(rl_master *m);
-/* Close the last period and write summary.csv and agent_status.txt. */
-int rl_master_finish(rl_master *m, const char *dir, hk_err *err);
+/* Close the last period (its totals into the ledger) and render SHOW AGENT STATUS at the end
+ * into m->status. 0, or -1 with err. */
+int rl_master_finish(rl_master *m, hk_err *err);
 /* What the run found (after rl_master_finish): findings, convergence, re-admission. scn holds
- * the cluster (and the live scenario's faults); out is freed with hk_findings_free. The files
- * findings.csv, readmission.csv, convergence.csv and timeline.csv go to dir. */
+ * the cluster (and the live scenario's faults); out is freed with hk_findings_free. The run's
+ * files are the front end's to write (io/hk_folder). */
 int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_findings *out,
-                      const char *dir, hk_err *err);
+                      hk_err *err);
 /* The run's per-mirror totals as report rows (caller frees). */
 struct hk_rep_row *rl_master_rows(const rl_master *m, int *n);
 void rl_master_free(rl_master *m);

@@ -76,7 +76,7 @@ int rl_run(rl_drive *d, rl_master **mp, const rl_master_cfg *mc0, const char *di
         hk_out_abort(&lo);
         return d->write_failed || !served ? -1 : -2;
     }
-    if (rl_master_finish(m, dir, e) < 0 || hk_out_commit(po, e) < 0 ||
+    if (rl_master_finish(m, e) < 0 || hk_out_commit(po, e) < 0 ||
         hk_out_commit(&lo, e) < 0 || hk_out_commit(qo, e) < 0)
         return -1;
     return 0;

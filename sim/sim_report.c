@@ -7,6 +7,7 @@
 #include <string.h>
 #include "hk_csv.h"
 #include "hk_file.h"
+#include "hk_folder.h"
 #include "hk_report.h"
 #include "hk_time.h"
 
@@ -224,59 +225,17 @@ void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *s
         hk_ans_findings(out, &r->ans);
 }
 
-static int write_summary(const sim_world *w, const char *dir, hk_err *err)
-{
-    int n;
-    hk_rep_row *r = hk_rep_rows(&w->led, &n);
-    hk_out o;
-    if (!r || hk_out_open(&o, dir, "summary.csv", err) < 0) {
-        free(r);
-        return r ? -1 : hk_err_set(err, dir, 0, 0, "out of memory");
-    }
-    hk_rep_summary_csv(o.f, r, n);
-    free(r);
-    return hk_out_commit(&o, err);
-}
-
-int sim_write_cdf(const sim_world *w, const char *dir, hk_err *err)
-{
-    hk_out o;
-    if (hk_out_open(&o, dir, "cdf.csv", err) < 0)
-        return -1;
-    fputs("quantile,latency_ms\n", o.f);
-    for (int k = 1; k <= 999; k++)
-        fprintf(o.f, "%.3f,%.4f\n", k / 1000.0, ms(hk_hist_quantile(&w->all, k / 1000.0)));
-    fprintf(o.f, "0.9999,%.4f\n", ms(hk_hist_quantile(&w->all, 0.9999)));
-    return hk_out_commit(&o, err);
-}
-
 int sim_write_files(const sim_world *w, const sim_result *r, const char *dir, hk_err *err)
 {
     if (w->status_failed)
         return hk_err_set(err, dir, 0, 0, "out of memory");
-    int rc = hk_out_write_all(dir, "agent_status.txt", w->status.s ? w->status.s : "",
-                              w->status.len, err);
-    if (rc == 0)
-        rc = write_summary(w, dir, err);
-    if (rc == 0)
-        rc = hk_ans_convergence_csv(&r->ans, dir, err);
-    if (rc == 0)
-        rc = sim_write_cdf(w, dir, err);
-    if (rc == 0)
-        rc = hk_ans_findings_csv(&r->ans, dir, err);
-    if (rc == 0)
-        rc = hk_ans_findings_json(&r->ans, dir, err);
-    if (rc == 0)
-        rc = hk_ans_readmission_csv(&r->ans, dir, err);
-    if (rc == 0)
-        rc = hk_ans_timeline_csv(&r->ans, dir, err);
     char strat[96];
     sim_strategy_label(w->s, w->o.strategy, strat, sizeof strat);
     hk_rep_run run = {.program = "hasim", .scenario = w->s->file, .variant = w->var->name,
                       .strategy = strat, .masters = w->nm,
                       .duration_s = (double)(w->end_us - w->t0) / 1e6,
                       .karma_s = w->s->cl->set.karma_s, .seed = w->o.seed};
-    if (rc == 0)
-        rc = hk_rep_run_csv(&run, dir, err);
-    return rc;
+    hk_folder f = {.ans = &r->ans, .led = &w->led, .status = w->status.s,
+                   .status_len = w->status.len, .all = &w->all, .run = &run};
+    return hk_folder_write(&f, dir, err);
 }

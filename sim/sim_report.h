@@ -54,7 +54,5 @@ void sim_figures_of(const sim_world *w, const sim_result *r, sim_figures *f);
 void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *scenario,
                int findings_first);
 int sim_write_files(const sim_world *w, const sim_result *r, const char *dir, hk_err *err);
-/* Quantile table of answered queries' latency (for CDF plots): q,latency_ms. */
-int sim_write_cdf(const sim_world *w, const char *dir, hk_err *err);
 
 #endif
