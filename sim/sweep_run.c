@@ -20,12 +20,11 @@ void sweep_run_opts(sweep_run *w, long p, unsigned long long seed, int variant, 
     sweep_apply(w->g, p, w->s, &w->sv, op);
 }
 
-/* What stopped a run (rc: SIM_JOB_*, e), said. */
-static void say_err(const sweep_run *w, int rc, const hk_err *e)
+/* What stopped a run (e), said (a table map's error names its LOG=CONF pair). */
+static void say_err(const sweep_run *w, const hk_err *e)
 {
     char b[1200];
-    hk_sayf(&w->say, "%s%s", rc == SIM_JOB_TMAP ? "--table-map " : "",
-            hk_err_str(e, b, sizeof b));
+    hk_sayf(&w->say, "%s", hk_err_str(e, b, sizeof b));
 }
 
 /* Every replication of point p, its rows into out/runs/p.csv, sealed (sweep_rows_seal); a point
@@ -50,7 +49,7 @@ static int run_point(sweep_run *w, long p, unsigned long long seed0, int variant
         int rc = sim_job_run(&w->job, w->s, &op, NULL, &fig, NULL, &e);
         if (rc) {
             if (rc != SIM_JOB_STOPPED)
-                say_err(w, rc, &e);
+                say_err(w, &e);
             hk_buf_free(&rows);
             return rc;
         }
@@ -61,7 +60,7 @@ static int run_point(sweep_run *w, long p, unsigned long long seed0, int variant
                       : hk_out_write_all(dir, name, rows.s, rows.len, &e);
     hk_buf_free(&rows);
     if (rc < 0) {
-        say_err(w, SIM_JOB_FAILED, &e);
+        say_err(w, &e);
         return SIM_JOB_FAILED;
     }
     return SIM_JOB_DONE;
