@@ -676,15 +676,14 @@ static int init_timeline(rl_master *m, int nser)
 static int alloc_lines(rl_master *m)
 {
     const hk_cluster *cl = m->c.cl;
-    m->li_base = calloc((size_t)cl->ntables + 1, sizeof *m->li_base);
-    for (int t = 0; m->li_base && t < cl->ntables; t++) {
-        m->li_base[t] = m->nli;
-        m->nli += cl->tables[t].nlines;
-    }
+    if (hk_ledger_init(&m->led, cl) < 0)
+        return -1;
+    m->li_base = m->led.li_base; /* the ledger numbers the lines for both engines */
+    m->nli = m->led.nli;
     m->lines = calloc((size_t)m->nli + 1, sizeof *m->lines);
     m->st = calloc((size_t)m->nli + 1, sizeof *m->st);
     m->series = calloc((size_t)m->nli + 1, sizeof *m->series);
-    if (!m->li_base || !m->lines || !m->st || !m->series || hk_ledger_init(&m->led, cl) < 0)
+    if (!m->lines || !m->st || !m->series)
         return -1;
     int maxn = 1, nser = 0;
     for (int t = 0; t < cl->ntables; t++)
@@ -846,7 +845,6 @@ void rl_master_free(rl_master *m)
     hk_hist_free(&m->per_all);
     hk_ledger_free(&m->led);
     hk_buf_free(&m->status);
-    free(m->li_base);
     free(m->pings);
     free(m->probs);
     hk_dash_array_free(m->dash);

@@ -64,7 +64,7 @@ struct rl_master {
     hk_lper **st;                /* [line][mirror]: this karma period */
     hk_ledger led;               /* the run's totals per route */
     hk_buf status;               /* SHOW AGENT STATUS at the end (rl_master_finish) */
-    int nli, *li_base;
+    int nli, *li_base;           /* the ledger's numbering of the lines (not owned) */
     int *series;                 /* per line: its first series in the timeline */
     gsl_rng *rng;
     uv_timer_t period_timer, sample_timer;

@@ -198,12 +198,11 @@ static int init_layout(sim_world *w)
 {
     const hk_cluster *cl = w->s->cl;
     int maxn = 1;
-    w->li_base = calloc((size_t)cl->ntables + 1, sizeof *w->li_base);
-    if (!w->li_base)
+    if (hk_ledger_init(&w->led, cl) < 0)
         return -1;
+    w->li_base = w->led.li_base; /* the ledger numbers the lines for both engines */
+    w->nli = w->led.nli;
     for (int t = 0; t < cl->ntables; t++) {
-        w->li_base[t] = w->nli;
-        w->nli += cl->tables[t].nlines;
         if (cl->tables[t].nlines > w->maxlines)
             w->maxlines = cl->tables[t].nlines;
         for (int k = 0; k < cl->tables[t].nlines; k++)
@@ -248,7 +247,7 @@ sim_world *sim_new(const hk_scn *s, const sim_opts *o)
     sim_heap_init(&w->h);
     hk_buf_init(&w->status);
     if (!w->rng_arr || !w->rng_pick || init_layout(w) < 0 || init_mirrors(w) < 0 ||
-        init_masters(w) < 0 || hk_ledger_init(&w->led, s->cl) < 0) {
+        init_masters(w) < 0) {
         sim_free(w);
         return NULL;
     }
@@ -300,7 +299,6 @@ void sim_free(sim_world *w)
     hk_buf_free(&w->status);
     free(w->q);
     free(w->lsbuf);
-    free(w->li_base);
     free(w->probs);
     free(w->first_after);
     free(w);

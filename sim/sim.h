@@ -161,7 +161,7 @@ typedef struct sim_world {
     sim_master *m;
     sim_mirror *mir;             /* per host */
     int nli;                     /* lines across tables */
-    int *li_base;                /* per table: index of its first line */
+    int *li_base;                /* per table: index of its first line (the ledger's) */
     int maxlines;
     sim_query *q;
     int nq, qfree;

@@ -25,6 +25,19 @@ static inline size_t hk_test_unhex(const char *h, uint8_t *out)
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
+/* The config text builds a cluster in dialect d, or the test fails naming line:column. */
+static inline hk_cluster *hk_test_cluster(const char *text, hk_dialect d)
+{
+    hk_conf *c = NULL;
+    hk_cluster *cl = NULL;
+    hk_err e;
+    if (hk_conf_parse(text, strlen(text), "t.conf", &c, &e) < 0 ||
+        hk_cluster_from_conf(c, NULL, d, &cl, &e, NULL) < 0)
+        fail_msg("config error %d:%d %s", e.line, e.col, e.msg);
+    hk_conf_free(c);
+    return cl;
+}
+
 /* The scenario text builds (Manticore's dialect), or the test fails naming line:column. */
 static inline hk_scn *hk_test_scn(const char *text)
 {

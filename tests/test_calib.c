@@ -14,16 +14,7 @@
 
 #define S(x) ((int64_t)(x) * 1000000)
 
-static hk_cluster *cluster(const char *text, hk_dialect d)
-{
-    hk_conf *c = NULL;
-    hk_cluster *cl = NULL;
-    hk_err e;
-    assert_int_equal(hk_conf_parse(text, strlen(text), "t.conf", &c, &e), 0);
-    assert_int_equal(hk_cluster_from_conf(c, NULL, d, &cl, &e, NULL), 0);
-    hk_conf_free(c);
-    return cl;
-}
+static hk_cluster *cluster(const char *text, hk_dialect d) { return hk_test_cluster(text, d); }
 
 static const char conf[] = "searchd { ha_period_karma = 10  ha_ping_interval = 1000 }\n"
                            "index d { type = distributed\n agent = a:9312|b:9312:s\n}\n";

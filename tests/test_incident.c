@@ -26,13 +26,7 @@ static const char conf_nodeads[] = "searchd { ha_period_karma = 10  ha_ping_inte
 
 static hk_cluster *cluster_of(const char *text)
 {
-    hk_conf *c = NULL;
-    hk_cluster *cl = NULL;
-    hk_err e;
-    assert_int_equal(hk_conf_parse(text, strlen(text), "t.conf", &c, &e), 0);
-    assert_int_equal(hk_cluster_from_conf(c, NULL, HK_DIALECT_SPHINX2, &cl, &e, NULL), 0);
-    hk_conf_free(c);
-    return cl;
+    return hk_test_cluster(text, HK_DIALECT_SPHINX2);
 }
 
 static hk_cluster *cluster(void) { return cluster_of(conf); }

@@ -13,13 +13,7 @@ static hk_cluster *cluster(void)
     static const char text[] =
         "index a { type = distributed\nagent = h1:9312|h2:9312:x\nagent = h3:9312:y\n}\n"
         "index b { type = distributed\nagent = h4:9312|h5:9312|h6:9312:z\n}\n";
-    hk_conf *c = NULL;
-    hk_cluster *cl = NULL;
-    hk_err e;
-    assert_int_equal(hk_conf_parse(text, strlen(text), "t.conf", &c, &e), 0);
-    assert_int_equal(hk_cluster_from_conf(c, NULL, HK_DIALECT_SPHINX2, &cl, &e, NULL), 0);
-    hk_conf_free(c);
-    return cl;
+    return hk_test_cluster(text, HK_DIALECT_SPHINX2);
 }
 
 static void folds_and_rows(void **st)

@@ -29,16 +29,7 @@ static const char conf[] = "searchd { ha_period_karma = 10  ha_ping_interval = 1
                            "index d { type = distributed\n agent = a:9312|b:9312|c:9312:s\n"
                            " ha_strategy = noerrors\n}\n";
 
-static hk_cluster *cluster(void)
-{
-    hk_conf *c = NULL;
-    hk_cluster *cl = NULL;
-    hk_err e;
-    assert_int_equal(hk_conf_parse(conf, strlen(conf), "t.conf", &c, &e), 0);
-    assert_int_equal(hk_cluster_from_conf(c, NULL, HK_DIALECT_SPHINX2, &cl, &e, NULL), 0);
-    hk_conf_free(c);
-    return cl;
-}
+static hk_cluster *cluster(void) { return hk_test_cluster(conf, HK_DIALECT_SPHINX2); }
 
 static int all_slow(int64_t t) { return t >= S(1260) && t < S(1280); }
 
