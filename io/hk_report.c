@@ -118,6 +118,26 @@ hk_rep_row *hk_rep_rows(const hk_ledger *L, int *n)
     return r;
 }
 
+void hk_rep_ledger_table(FILE *f, const hk_ledger *L, const hk_scn *s, const hk_findings *fd,
+                         int max)
+{
+    int n;
+    hk_rep_row *rows = hk_rep_rows(L, &n);
+    if (!rows)
+        return;
+    if (s && fd)
+        hk_rep_mark(rows, n, s, fd);
+    hk_rep_mirror_table(f, rows, n, max);
+    free(rows);
+}
+
+void hk_rep_latency_line(FILE *f, const hk_hist *h)
+{
+    fprintf(f, "latency of answered queries, ms: p50 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  "
+            "mean %.3f\n", ms(hk_hist_quantile(h, 0.5)), ms(hk_hist_quantile(h, 0.95)),
+            ms(hk_hist_quantile(h, 0.99)), ms(hk_hist_quantile(h, 0.999)), ms(hk_hist_mean(h)));
+}
+
 void hk_rep_mirror_table(FILE *f, const hk_rep_row *rows, int n, int max)
 {
     fprintf(f, "%-16s %5s %-22s %7s %10s %8s %9s %9s %9s %9s\n", "table", "agent", "mirror",

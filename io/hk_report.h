@@ -45,6 +45,12 @@ typedef struct hk_rep_row {
 /* The run's per-mirror rows, from a ledger's totals (rows point into it): NULL out of memory
  * (caller frees). */
 hk_rep_row *hk_rep_rows(const hk_ledger *L, int *n);
+/* The run's per-mirror table from a ledger, rows marked by s's faults and fd's findings when
+ * given (either NULL: none), folded past max rows (hk_rep_mirror_table). */
+void hk_rep_ledger_table(FILE *f, const hk_ledger *L, const hk_scn *s, const hk_findings *fd,
+                         int max);
+/* "latency of answered queries, ms: p50 ... mean ..." and a newline, from h (us). */
+void hk_rep_latency_line(FILE *f, const hk_hist *h);
 /* Set keep on the rows of a mirror with a fault in s, or named by a finding of fd (its
  * mirror, or every mirror of its line when it names none). */
 void hk_rep_mark(hk_rep_row *rows, int n, const hk_scn *s, const hk_findings *fd);

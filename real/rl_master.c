@@ -819,11 +819,6 @@ int rl_master_finish(rl_master *m, hk_err *err)
     return 0;
 }
 
-hk_rep_row *rl_master_rows(const rl_master *m, int *n)
-{
-    return hk_rep_rows(&m->led, n);
-}
-
 void rl_master_free(rl_master *m)
 {
     if (!m)

@@ -101,8 +101,6 @@ int rl_master_finish(rl_master *m, hk_err *err);
  * files are the front end's to write (io/hk_folder). */
 int rl_master_analyse(rl_master *m, const hk_scn *scn, double lag_p99_us, hk_findings *out,
                       hk_err *err);
-/* The run's per-mirror totals as report rows (caller frees). */
-struct hk_rep_row *rl_master_rows(const rl_master *m, int *n);
 void rl_master_free(rl_master *m);
 int64_t rl_now_us(void);
 

@@ -13,23 +13,15 @@ void rl_report(FILE *out, const rl_master *m, const rl_drive *d, const char *tit
     if (ans && findings_first)
         hk_ans_findings(out, ans);
     fprintf(out, "%s: variant %s, %" PRIu64 " queries sent\n", title, m->var->name, m->sent);
-    int n;
-    hk_rep_row *rows = rl_master_rows(m, &n);
-    if (rows && ans)
-        hk_rep_mark(rows, n, ans->scn, ans->fd);
-    if (rows)
-        hk_rep_mirror_table(out, rows, n, findings_first ? 1000 : 48);
-    free(rows);
+    hk_rep_ledger_table(out, &m->led, ans ? ans->scn : NULL, ans ? ans->fd : NULL,
+                        findings_first ? 1000 : 48);
     uint64_t answered = m->ok + m->partial;
     fprintf(out, "queries: %" PRIu64 " finished: answered %" PRIu64 " (ok %" PRIu64 ", partial %"
             PRIu64 "), failed %" PRIu64 ", cancelled %" PRIu64 "; %" PRIu64 " not sent, %" PRIu64
             " for tables the config does not serve%s%s%s\n", m->finished, answered, m->ok,
             m->partial, m->failed, m->cancelled, d->not_sent, d->unknown,
             d->unknown ? " (" : "", d->unknown_names, d->unknown ? ")" : "");
-    fprintf(out, "latency of answered queries, ms: p50 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  "
-            "mean %.3f\n", ms(hk_hist_quantile(&m->all, 0.5)), ms(hk_hist_quantile(&m->all, 0.95)),
-            ms(hk_hist_quantile(&m->all, 0.99)), ms(hk_hist_quantile(&m->all, 0.999)),
-            ms(hk_hist_mean(&m->all)));
+    hk_rep_latency_line(out, &m->all);
     if (m->wrong_replies)
         fprintf(out, "wrong replies: %" PRIu64 "; the first: %s\n", m->wrong_replies,
                 m->first_wrong);

@@ -199,10 +199,8 @@ static void print_queries(FILE *out, const sim_world *w)
             w->n_error, n ? 100.0 * (double)w->n_error / n : 0.0);
     if (w->n_unknown)
         fprintf(out, ", %" PRIu64 " more for tables the config does not serve", w->n_unknown);
-    fprintf(out, "\nlatency of answered queries, ms: p50 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  "
-            "mean %.3f\n", ms(hk_hist_quantile(&w->all, 0.5)), ms(hk_hist_quantile(&w->all, 0.95)),
-            ms(hk_hist_quantile(&w->all, 0.99)), ms(hk_hist_quantile(&w->all, 0.999)),
-            ms(hk_hist_mean(&w->all)));
+    fputc('\n', out);
+    hk_rep_latency_line(out, &w->all);
 }
 
 void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *scenario,
@@ -211,13 +209,7 @@ void sim_print(FILE *out, const sim_world *w, const sim_result *r, const char *s
     if (findings_first)
         hk_ans_findings(out, &r->ans);
     print_head(out, w, scenario);
-    int n;
-    hk_rep_row *rows = hk_rep_rows(&w->led, &n);
-    if (rows)
-        hk_rep_mark(rows, n, w->s, r->ans.fd);
-    if (rows)
-        hk_rep_mirror_table(out, rows, n, findings_first ? 1000 : 48);
-    free(rows);
+    hk_rep_ledger_table(out, &w->led, w->s, r->ans.fd, findings_first ? 1000 : 48);
     print_queries(out, w);
     hk_ans_conv(out, &r->ans);
     hk_ans_readmit(out, &r->ans);
