@@ -1,8 +1,8 @@
 /* watchbench: what following a master costs `hareal watch` per snapshot (not a test): a
  * 2.2.11 SHOW AGENT STATUS of M mirrors (M/4 agent lines of 4; hakarma's own status, from
  * dashboards with traffic) as the master sends it (one SphinxQL packet a row) through a
- * socket (written by a thread of its own), read 64 KB at a time and split into packets as
- * rl_sql reads them, decoded (hk_sqlp) and read as the rows come (hk_statrd, the master's
+ * socket (written by a thread of its own), read 64 KB at a time into the parser's buffer and
+ * split into packets as rl_sql reads them, decoded (hk_sqlp) and read as the rows come (hk_statrd, the master's
  * order of keys kept from the first snapshot), judged (hk_watch_feed) and saved
  * (rl_wsave_put, into a temporary folder, 16 MB kept) once a karma period, timed in the
  * reading thread's CPU seconds (the kernel's included) over many snapshots; then the share of
@@ -100,18 +100,18 @@ static void *write_all(void *arg)
     }
 }
 
-/* One answer read from fd as rl_sql reads it: 64 KB reads appended to in, packets split
- * off and decoded, the parsed part dropped after each read. 0 or -1. */
+/* One answer read from fd as rl_sql reads it: 64 KB reads into in's end, packets split off
+ * and decoded, the parsed part dropped after each read. 0 or -1. */
 static int decode(hk_sqlp *q, int fd, hk_buf *in)
 {
-    char rbuf[65536];
     hk_sqlp_begin(q, 1);
     hk_buf_reset(in);
     for (;;) {
-        ssize_t k = read(fd, rbuf, sizeof rbuf);
+        char *room = hk_buf_room(in, 65536);
+        ssize_t k = room ? read(fd, room, 65536) : -1;
         if (k <= 0)
             return -1;
-        hk_buf_put(in, rbuf, (size_t)k);
+        hk_buf_commit(in, (size_t)k);
         const uint8_t *p = (const uint8_t *)in->s;
         size_t off = 0, n, used;
         int rc = HK_SQLP_MORE;

@@ -16,7 +16,6 @@ struct rl_sql {
     int state, phase, closing;
     hk_buf in;                   /* bytes received, not yet parsed from `off` */
     size_t off;
-    char rbuf[65536];
     /* the statement: waiting for the login, or in flight */
     char *sql;
     int has_q, keep;
@@ -26,6 +25,8 @@ struct rl_sql {
     char peer[32];               /* searchd's address, for what is malformed */
     char msg[600];
 };
+
+#define RL_SQL_READ 65536      /* a read's room */
 
 typedef struct wreq { uv_write_t req; size_t len; char data[]; } wreq;
 
@@ -165,25 +166,28 @@ static void on_packet(rl_sql *c, const unsigned char *p, size_t n)
     }
 }
 
+/* Reads land at the end of c->in (64 KB of room): no copy between the socket and the parser. */
 static void alloc_cb(uv_handle_t *h, size_t sz, uv_buf_t *b)
 {
     rl_sql *c = h->data;
     (void)sz;
-    *b = uv_buf_init(c->rbuf, sizeof c->rbuf);
+    char *room = hk_buf_room(&c->in, RL_SQL_READ);
+    *b = uv_buf_init(room, room ? RL_SQL_READ : 0); /* 0 bytes: libuv says UV_ENOBUFS */
 }
 
 static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 {
     rl_sql *c = s->data;
+    (void)b;                     /* it is c->in's end (alloc_cb) */
+    if (n == UV_ENOBUFS || c->in.oom) {
+        broken(c, "out of memory");
+        return;
+    }
     if (n < 0) {
         broken(c, n == UV_EOF ? "searchd closed the connection" : uv_strerror((int)n));
         return;
     }
-    hk_buf_put(&c->in, b->base, (size_t)n);
-    if (c->in.oom) {
-        broken(c, "out of memory");
-        return;
-    }
+    hk_buf_commit(&c->in, (size_t)n);
     while (!c->closing && c->state != S_BROKEN) {
         const unsigned char *p = (const unsigned char *)c->in.s + c->off;
         size_t plen, used;
