@@ -8,6 +8,7 @@
 #include "hk_csv.h"
 #include "hk_exec.h"
 #include "hk_file.h"
+#include "hk_grow.h"
 #include "hk_keys.h"
 
 #define EPOCH_MIN_S 1e9          /* a trace timestamp from here on is a date, not an offset */
@@ -69,14 +70,15 @@ int hk_load_samples(const char *path, const char *column, double **out, long *n,
         return -1;
     char **f;
     int nf, col = -1, okc = -1, rc;
-    long cap = 1024, k = 0;
-    double *v = malloc((size_t)cap * sizeof *v);
+    long k = 0;
+    int cap = 0;
+    double *v = NULL;
     if ((rc = hk_csvr_next(&r, &f, &nf, err)) == 1) {
         if ((col = hk_csv_column(f, nf, column)) < 0)
             rc = hk_err_set(err, path, 1, 1, "expected a column '%s' in the header", column);
         ok_column(f, nf, &okc);
     }
-    while (rc == 1 && v && (rc = hk_csvr_next(&r, &f, &nf, err)) == 1) {
+    while (rc == 1 && (rc = hk_csvr_next(&r, &f, &nf, err)) == 1) {
         if (okc >= 0 && (okc >= nf || strcmp(f[okc], "ok")))
             continue; /* a failed query's time is not a latency */
         char *end;
@@ -86,13 +88,9 @@ int hk_load_samples(const char *path, const char *column, double **out, long *n,
                             "latency in ms >= 0, got '%.40s'", column, col < nf ? f[col] : "");
             break;
         }
-        if (k == cap) {
-            double *nv = realloc(v, (size_t)(cap *= 2) * sizeof *v);
-            if (!nv) {
-                rc = hk_err_set(err, path, (int)r.lineno, 1, "out of memory");
-                break;
-            }
-            v = nv;
+        if (HK_GROW(v, cap, k + 1) < 0) {
+            rc = hk_err_set(err, path, (int)r.lineno, 1, "out of memory");
+            break;
         }
         v[k++] = x * 1000.0;
     }
@@ -100,7 +98,7 @@ int hk_load_samples(const char *path, const char *column, double **out, long *n,
     if (rc == 0 && k == 0)
         rc = hk_err_set(err, path, 1, 1, "expected at least one sample in column '%s'%s", column,
                         okc >= 0 ? " (of a successful row)" : "");
-    if (rc < 0 || !v) {
+    if (rc < 0) {
         free(v);
         return -1;
     }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "hk_csv.h"
 #include "hk_file.h"
+#include "hk_grow.h"
 #include "hk_strat.h"
 #include "hk_variant.h"
 
@@ -38,7 +39,8 @@ typedef struct srow {
     char key[600], line[600];    /* line: table,agent */
     double share, p50, p99, failed, attempts;
     double *lat;                 /* real only: its answered latencies, ms, sorted */
-    long nlat, cap;
+    long nlat;
+    int cap;
 } srow;
 
 static void make_key(char *key, size_t n, char **f, const int *c, int parts)
@@ -111,15 +113,9 @@ static int read_latencies(const char *dir, srow *rows, int n)
             srow *x = &rows[i];
             if (strcmp(x->key, key))
                 continue;
-            if (x->nlat == x->cap) {
-                long cap = x->cap ? 2 * x->cap : 256;
-                double *v = realloc(x->lat, (size_t)cap * sizeof *v);
-                if (!v) {
-                    hk_csvr_close(&r);
-                    return -1;
-                }
-                x->lat = v;
-                x->cap = cap;
+            if (HK_GROW(x->lat, x->cap, x->nlat + 1) < 0) {
+                hk_csvr_close(&r);
+                return -1;
             }
             x->lat[x->nlat++] = atof(f[c[4]]);
             break;
