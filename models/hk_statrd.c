@@ -107,17 +107,28 @@ static int note_line(hk_statrd *r, const rd *x)
     return r->keys.oom ? -1 : 0;
 }
 
+#define VALUE_MAX 512            /* a known row's value, or a line read as any line: longer,
+                                    the text is read whole */
+
+/* The n bytes at s a value or line a known row can hold (under VALUE_MAX bytes, no newline,
+ * no NUL). */
+static int value_ok(const char *s, size_t n)
+{
+    if (n >= VALUE_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '\n' || s[i] == '\0')
+            return 0;
+    return 1;
+}
+
 /* A value of the rows (n bytes) into v (cap bytes), trimmed as a whole read trims it: v's
  * start, or NULL when it is longer or holds a newline or a NUL (a whole read then). */
 static char *value(const char *s, size_t n, char *v, size_t cap)
 {
-    if (n >= cap)
+    if (n >= cap || !value_ok(s, n))
         return NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\n' || s[i] == '\0')
-            return NULL;
-        v[i] = s[i];
-    }
+    memcpy(v, s, n);
     char *b = v, *e = v + n;
     while (b < e && *b == ' ')
         b++;
@@ -175,23 +186,12 @@ static int count_of(const char *s, size_t n, double *d)
     return 1;
 }
 
-/* The n bytes at s what value() would take (under 512 bytes, no newline, no NUL). */
-static int value_ok(const char *s, size_t n)
-{
-    if (n >= 512)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (s[i] == '\n' || s[i] == '\0')
-            return 0;
-    return 1;
-}
-
 /* Line i of a text (len bytes at line, no newline) by r's list, into x: 0, -1 (x's err),
  * DUPLICATE, or 1 when its key is not the list's (the text is then read whole). The one
  * reading of a known line, for a text and for rows as a client decodes them. */
 static int known_row(const hk_statrd *r, rd *x, int i, const char *line, size_t len)
 {
-    char tmp[512];               /* a value, or a line read as any line; longer: read whole */
+    char tmp[VALUE_MAX];
     double d;
     const trow *t = i < r->nrow ? &r->row[i] : NULL;
     if (!t || len <= t->len || line[t->len] != '\t' || !same(line, r->keys.s + t->off, t->len))
@@ -204,7 +204,7 @@ static int known_row(const hk_statrd *r, rd *x, int i, const char *line, size_t 
     if (t->kind == K_HOST)
         return value_ok(val, vn) ? hk_sr_host_row(x, a.n) : 1;
     if (a.n < 0) {               /* not an agent row: read as any line */
-        int ok = len < sizeof tmp && !memchr(line, '\n', len) && !memchr(line, '\0', len);
+        int ok = value_ok(line, len);
         if (ok) {
             memcpy(tmp, line, len);
             tmp[len] = 0;
